@@ -1,0 +1,39 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "Tandem",
+  platforms: [.macOS(.v15)],
+  products: [
+    .library(name: "Tandem", targets: ["Tandem"]),
+    .library(name: "StatePatch", targets: ["StatePatch"]),
+    .library(name: "ZeroMQ", targets: ["ZeroMQ"]),
+    .executable(name: "tandem", targets: ["tandem"]),
+  ],
+  targets: [
+    // The store: ReSwift's API, thread-safe, in Swift 6.
+    .target(name: "Tandem"),
+
+    // Canonical JSON, RFC 6901 pointers, RFC 6902 patches and typed-state diffs.
+    .target(name: "StatePatch"),
+
+    // libzmq through pkg-config; only the ZeroMQ module imports it.
+    .systemLibrary(
+      name: "CZeroMQ",
+      pkgConfig: "libzmq",
+      providers: [.apt(["libzmq3-dev"])]
+    ),
+    .target(name: "ZeroMQ", dependencies: ["CZeroMQ"]),
+
+    // The operator CLI and the benchmarks (`tandem bench ...`).
+    .executableTarget(
+      name: "tandem",
+      dependencies: ["Tandem", "StatePatch", "ZeroMQ"]
+    ),
+
+    .testTarget(name: "TandemTests", dependencies: ["Tandem"]),
+    .testTarget(name: "StatePatchTests", dependencies: ["StatePatch"]),
+    .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+// The StatePatch module; see its DocC catalog.

@@ -1,0 +1,1 @@
+// The Tandem module; see its DocC catalog.

@@ -1,0 +1,1 @@
+// The ZeroMQ module; see its DocC catalog.

@@ -1,0 +1,13 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+let tandem = CommandGroup(
+  name: "tandem",
+  summary: "Tandem: one application state shared by many processes.",
+  commands: [benchCommand]
+)
+
+exit(tandem.run(Array(CommandLine.arguments.dropFirst())).rawValue)
