@@ -1,1 +1,0 @@
-// The StatePatch module; see its DocC catalog.
