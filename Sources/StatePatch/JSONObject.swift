@@ -62,7 +62,7 @@ public struct JSONObject: Sendable, Hashable {
     while low < high {
       let middle = (low + high) / 2
       let candidate = members[middle].key
-      if candidate == key { return (middle, true) }
+      if candidate.utf8.elementsEqual(key.utf8) { return (middle, true) }
       if Self.precedes(candidate, key) { low = middle + 1 } else { high = middle }
     }
     return (low, false)
