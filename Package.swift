@@ -8,6 +8,7 @@ let package = Package(
     .library(name: "Tandem", targets: ["Tandem"]),
     .library(name: "StatePatch", targets: ["StatePatch"]),
     .library(name: "ZeroMQ", targets: ["ZeroMQ"]),
+    .library(name: "TandemSync", targets: ["TandemSync"]),
     .executable(name: "tandem", targets: ["tandem"]),
   ],
   targets: [
@@ -25,15 +26,19 @@ let package = Package(
     ),
     .target(name: "ZeroMQ", dependencies: ["CZeroMQ"]),
 
+    // Leader, followers and the wire protocol between them.
+    .target(name: "TandemSync", dependencies: ["Tandem", "StatePatch", "ZeroMQ"]),
+
     // The operator CLI and the benchmarks (`tandem bench ...`).
     .executableTarget(
       name: "tandem",
-      dependencies: ["Tandem", "StatePatch", "ZeroMQ"]
+      dependencies: ["Tandem", "StatePatch", "ZeroMQ", "TandemSync"]
     ),
 
     .testTarget(name: "TandemTests", dependencies: ["Tandem"]),
     .testTarget(name: "StatePatchTests", dependencies: ["StatePatch"]),
     .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
+    .testTarget(name: "TandemSyncTests", dependencies: ["TandemSync"]),
   ],
   swiftLanguageModes: [.v6]
 )

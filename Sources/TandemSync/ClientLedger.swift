@@ -1,0 +1,77 @@
+/// The leader's exactly-once bookkeeping: for each follower client id, the last action number
+/// it used up and the sequence at which its last applied action took effect.
+///
+/// The rules (the protocol spec's "Dispatch" section):
+/// - only `last + 1` is applied; a number at or below `last` is a duplicate, answered with the
+///   sequence the ledger has (the action's own sequence when it was the last one, otherwise the
+///   client's last applied sequence, which is at or after the action's, so read-your-writes
+///   holds);
+/// - a number above `last + 1` is a gap: refused without using a number up, and the follower
+///   resends in order;
+/// - a rejected action uses its number up.
+///
+/// The ledger is part of the leader's state: it is journaled with the deltas that change it and
+/// restored at recovery. Clients idle for longer than ``idleLimit`` sequences are forgotten
+/// (see ``evictIdle(now:)``), and a forgotten client starts again at number 1.
+public struct ClientLedger: Sendable, Equatable, Codable {
+  /// One client's entry.
+  public struct Entry: Sendable, Equatable, Codable {
+    /// The last number used up, applied or rejected.
+    public var lastNumber: UInt64
+    /// The sequence at which the client's last applied action took effect (0 for none).
+    public var lastSequence: UInt64
+    /// The leader sequence at the client's last action, for idle eviction.
+    public var lastActive: UInt64
+  }
+
+  /// What to do with a forwarded action.
+  public enum Verdict: Sendable, Equatable {
+    /// It is the client's next number: decode, apply, record.
+    case apply
+    /// It was seen before; answer with this sequence (or the rejection it had, if known).
+    case duplicate(sequence: UInt64)
+    /// A number is missing before it; refuse and expect this number first.
+    case outOfOrder(expected: UInt64)
+  }
+
+  /// The entries by client id.
+  public private(set) var entries: [String: Entry] = [:]
+  /// Clients with no action for more than this many sequences are forgotten by ``evictIdle(now:)``.
+  public var idleLimit: UInt64
+
+  public init(idleLimit: UInt64 = 10_000_000) {
+    self.idleLimit = idleLimit
+  }
+
+  /// The last number `client` used up (0 for a client the leader does not know).
+  public func lastNumber(of client: String) -> UInt64 {
+    entries[client]?.lastNumber ?? 0
+  }
+
+  /// The verdict for action `number` of `client`.
+  public func verdict(client: String, number: UInt64) -> Verdict {
+    let entry = entries[client]
+    let last = entry?.lastNumber ?? 0
+    if number <= last { return .duplicate(sequence: entry?.lastSequence ?? 0) }
+    if number == last + 1 { return .apply }
+    return .outOfOrder(expected: last + 1)
+  }
+
+  /// Records that `number` of `client` took effect at `sequence`.
+  public mutating func recordApplied(client: String, number: UInt64, sequence: UInt64) {
+    entries[client] = Entry(lastNumber: number, lastSequence: sequence, lastActive: sequence)
+  }
+
+  /// Records that `number` of `client` was rejected at leader sequence `now`; it is used up.
+  public mutating func recordRejected(client: String, number: UInt64, now: UInt64) {
+    let lastSequence = entries[client]?.lastSequence ?? 0
+    entries[client] = Entry(lastNumber: number, lastSequence: lastSequence, lastActive: now)
+  }
+
+  /// Forgets clients whose last action was more than ``idleLimit`` sequences before `now`.
+  public mutating func evictIdle(now: UInt64) {
+    guard now > idleLimit else { return }
+    let cutoff = now - idleLimit
+    entries = entries.filter { $0.value.lastActive >= cutoff }
+  }
+}

@@ -1,0 +1,58 @@
+/// The leader's most recent deltas, bounded by count and by bytes, from which followers that
+/// missed deltas catch up without a full snapshot.
+struct Backlog {
+  /// The most deltas kept.
+  let maxCount: Int
+  /// The most patch bytes kept (the newest delta is always kept, whatever its size).
+  let maxBytes: Int
+
+  private var storage: [Delta] = []
+  private var head = 0
+  private(set) var byteCount = 0
+
+  init(maxCount: Int, maxBytes: Int) {
+    precondition(maxCount > 0 && maxBytes > 0, "a backlog needs room for at least one delta")
+    self.maxCount = maxCount
+    self.maxBytes = maxBytes
+  }
+
+  /// How many deltas are kept.
+  var count: Int { storage.count - head }
+
+  /// The sequence of the oldest delta kept, if any.
+  var oldestSequence: UInt64? { count > 0 ? storage[head].sequence : nil }
+
+  /// Keeps `delta`, which must follow the newest one kept, dropping the oldest to stay in bounds.
+  mutating func append(_ delta: Delta) {
+    if let newest = storage.last, count > 0 {
+      precondition(delta.sequence == newest.sequence + 1, "backlog deltas must be gapless")
+    }
+    storage.append(delta)
+    byteCount += delta.patch.count
+    while count > 1 && (count > maxCount || byteCount > maxBytes) {
+      byteCount -= storage[head].patch.count
+      head += 1
+    }
+    if head > 1024 && head * 2 > storage.count {
+      storage.removeFirst(head)
+      head = 0
+    }
+  }
+
+  /// The deltas from `sequence` on, or nil when the backlog no longer reaches back that far.
+  /// A `sequence` just past the newest delta gives an empty array.
+  func deltas(from sequence: UInt64) -> ArraySlice<Delta>? {
+    guard let oldest = oldestSequence else { return nil }
+    let newest = storage[storage.count - 1].sequence
+    guard sequence >= oldest, sequence <= newest + 1 else { return nil }
+    let start = head + Int(sequence - oldest)
+    return storage[start...]
+  }
+
+  /// Forgets every delta (a new epoch starts a new history).
+  mutating func removeAll() {
+    storage.removeAll()
+    head = 0
+    byteCount = 0
+  }
+}

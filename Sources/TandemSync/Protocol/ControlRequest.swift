@@ -1,0 +1,86 @@
+/// A request a follower sends to the leader's control socket (its DEALER to the leader's ROUTER).
+///
+/// | command | frames after the command | answered with |
+/// |---|---|---|
+/// | `HELLO` | protocol version, client id, schema fingerprint | `WELCOME` or `ERROR` |
+/// | `SNAPSHOT` | (none) | `STATE` |
+/// | `CATCHUP` | epoch, first wanted sequence | `DELTAS` or `STALE` |
+/// | `DISPATCH` | client id, action number, tag, payload | `ACK` or `REJECT` |
+/// | `PING` | token | `PONG` |
+/// | `STATS` | (none) | `STATS` |
+public enum ControlRequest: Sendable, Equatable {
+  case hello(version: String, client: String, fingerprint: String)
+  case snapshot
+  case catchUp(Epoch, from: UInt64)
+  case dispatch(ForwardedAction)
+  case ping(token: UInt64)
+  case stats
+
+  /// The protocol version this code speaks, sent in `HELLO`.
+  public static let version = "TSP/1"
+
+  /// The message as ZeroMQ frames.
+  public var frames: [Frame] {
+    switch self {
+    case .hello(let version, let client, let fingerprint):
+      [Frame(utf8: "HELLO"), Frame(utf8: version), Frame(utf8: client), Frame(utf8: fingerprint)]
+    case .snapshot:
+      [Frame(utf8: "SNAPSHOT")]
+    case .catchUp(let epoch, let from):
+      [Frame(utf8: "CATCHUP"), Frame(bigEndian: epoch.rawValue), Frame(bigEndian: from)]
+    case .dispatch(let action):
+      [
+        Frame(utf8: "DISPATCH"), Frame(utf8: action.client), Frame(bigEndian: action.number),
+        Frame(utf8: action.tag), action.payload,
+      ]
+    case .ping(let token):
+      [Frame(utf8: "PING"), Frame(bigEndian: token)]
+    case .stats:
+      [Frame(utf8: "STATS")]
+    }
+  }
+
+  /// Parses a request (the frames after the ROUTER's routing id).
+  public init(frames: [Frame]) throws(ProtocolViolation) {
+    var reader = try FrameReader.command(of: frames)
+    switch reader.command {
+    case "HELLO":
+      self = .hello(
+        version: try reader.text("version", limit: 32), client: try reader.text("client"),
+        fingerprint: try reader.text("fingerprint"))
+    case "SNAPSHOT":
+      self = .snapshot
+    case "CATCHUP":
+      self = .catchUp(
+        Epoch(rawValue: try reader.integer("epoch")), from: try reader.integer("from"))
+    case "DISPATCH":
+      self = .dispatch(
+        ForwardedAction(
+          client: try reader.text("client"), number: try reader.integer("number"),
+          tag: try reader.text("tag"), payload: try reader.bytes("payload")))
+    case "PING":
+      self = .ping(token: try reader.integer("token"))
+    case "STATS":
+      self = .stats
+    default:
+      throw ProtocolViolation("unknown control command '\(reader.command)'")
+    }
+    try reader.finish()
+  }
+}
+
+/// An action a follower forwards to the leader: its client id, its number, its tag and its
+/// payload as JSON bytes.
+public struct ForwardedAction: Sendable, Equatable {
+  public var client: String
+  public var number: UInt64
+  public var tag: String
+  public var payload: Frame
+
+  public init(client: String, number: UInt64, tag: String, payload: Frame) {
+    self.client = client
+    self.number = number
+    self.tag = tag
+    self.payload = payload
+  }
+}

@@ -1,0 +1,73 @@
+/// One part of a ZeroMQ multipart message, as bytes.
+public typealias Frame = [UInt8]
+
+extension Array where Element == UInt8 {
+  /// The 8-byte big-endian frame of `value`, as the protocol sends epochs, sequences and numbers.
+  init(bigEndian value: UInt64) {
+    self = (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * $0)) }
+  }
+
+  /// The UTF-8 bytes of `text`.
+  init(utf8 text: String) {
+    self = Array(text.utf8)
+  }
+}
+
+/// Reads a multipart message frame by frame, failing with a ``ProtocolViolation`` that names
+/// the command and the frame when a frame is missing or malformed.
+struct FrameReader {
+  private let frames: [Frame]
+  private var index: Int
+  let command: String
+
+  /// A reader over `frames`, positioned after the command frame at `start`.
+  init(_ frames: [Frame], command: String, start: Int = 1) {
+    self.frames = frames
+    self.command = command
+    self.index = start
+  }
+
+  /// The next frame as an 8-byte big-endian integer.
+  mutating func integer(_ field: String) throws(ProtocolViolation) -> UInt64 {
+    let frame = try next(field)
+    guard frame.count == 8 else {
+      throw ProtocolViolation("\(command): \(field) must be 8 bytes, got \(frame.count)")
+    }
+    return frame.reduce(0) { $0 << 8 | UInt64($1) }
+  }
+
+  /// The next frame as UTF-8 text of at most `limit` bytes.
+  mutating func text(_ field: String, limit: Int = 256) throws(ProtocolViolation) -> String {
+    let frame = try next(field)
+    guard frame.count <= limit else {
+      throw ProtocolViolation("\(command): \(field) is longer than \(limit) bytes")
+    }
+    guard let text = String(validating: frame, as: UTF8.self) else {
+      throw ProtocolViolation("\(command): \(field) is not valid UTF-8")
+    }
+    return text
+  }
+
+  /// The next frame's bytes.
+  mutating func bytes(_ field: String) throws(ProtocolViolation) -> Frame {
+    try next(field)
+  }
+
+  /// Whether frames remain.
+  var hasMore: Bool { index < frames.count }
+
+  /// Fails when frames remain that the command does not define.
+  func finish() throws(ProtocolViolation) {
+    guard index == frames.count else {
+      throw ProtocolViolation("\(command): \(frames.count - index) unexpected extra frame(s)")
+    }
+  }
+
+  private mutating func next(_ field: String) throws(ProtocolViolation) -> Frame {
+    guard index < frames.count else {
+      throw ProtocolViolation("\(command): missing \(field) frame")
+    }
+    defer { index += 1 }
+    return frames[index]
+  }
+}

@@ -1,0 +1,29 @@
+/// Why the leader refused a forwarded action. A rejected action changes nothing, and its number
+/// is used up: the follower does not send it again.
+public struct Rejection: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The reason, as a stable code on the wire.
+  public enum Code: String, Sendable, Equatable {
+    /// No action type is registered under the tag.
+    case unknownTag = "unknown-tag"
+    /// The payload did not decode as the tag's action type.
+    case undecodable = "undecodable"
+    /// The application's validation or a middleware refused the action.
+    case refused = "refused"
+    /// The number is not the client's next one; the follower resends from its oldest
+    /// unacknowledged action. Unlike the others, this does not use the number up.
+    case outOfOrder = "out-of-order"
+    /// The action could not be made durable; nothing of it was applied or published.
+    case commitFailed = "commit-failed"
+  }
+
+  public var code: Code
+  /// A human-readable explanation.
+  public var message: String
+
+  public init(code: Code, message: String) {
+    self.code = code
+    self.message = message
+  }
+
+  public var description: String { "\(code.rawValue): \(message)" }
+}

@@ -1,0 +1,59 @@
+/// A message on the leader's updates socket (XPUB), received by every follower's SUB socket.
+///
+/// | command | frames after the command |
+/// |---|---|
+/// | `DELTA` | epoch, sequence, origin, number, tag, patch |
+/// | `HEARTBEAT` | epoch, sequence, state hash |
+/// | `BYE` | epoch, sequence |
+public enum UpdateMessage: Sendable, Equatable {
+  /// An applied action's patch.
+  case delta(Epoch, Delta)
+  /// The leader's current sequence and the hash of its state's canonical JSON.
+  case heartbeat(Epoch, sequence: UInt64, stateHash: UInt64)
+  /// The leader is stopping; followers reconnect later.
+  case bye(Epoch, sequence: UInt64)
+
+  /// The message as ZeroMQ frames.
+  public var frames: [Frame] {
+    switch self {
+    case .delta(let epoch, let delta):
+      [Frame(utf8: "DELTA"), Frame(bigEndian: epoch.rawValue)] + delta.frames
+    case .heartbeat(let epoch, let sequence, let hash):
+      [
+        Frame(utf8: "HEARTBEAT"), Frame(bigEndian: epoch.rawValue), Frame(bigEndian: sequence),
+        Frame(bigEndian: hash),
+      ]
+    case .bye(let epoch, let sequence):
+      [Frame(utf8: "BYE"), Frame(bigEndian: epoch.rawValue), Frame(bigEndian: sequence)]
+    }
+  }
+
+  /// Parses a message received on the updates socket.
+  public init(frames: [Frame]) throws(ProtocolViolation) {
+    var reader = try FrameReader.command(of: frames)
+    let epoch = Epoch(rawValue: try reader.integer("epoch"))
+    switch reader.command {
+    case "DELTA":
+      self = .delta(epoch, try Delta(reading: &reader))
+    case "HEARTBEAT":
+      self = .heartbeat(
+        epoch, sequence: try reader.integer("sequence"), stateHash: try reader.integer("hash"))
+    case "BYE":
+      self = .bye(epoch, sequence: try reader.integer("sequence"))
+    default:
+      throw ProtocolViolation("unknown update command '\(reader.command)'")
+    }
+    try reader.finish()
+  }
+}
+
+extension FrameReader {
+  /// A reader over `frames` whose first frame, the command, is short ASCII text.
+  static func command(of frames: [Frame]) throws(ProtocolViolation) -> FrameReader {
+    guard let first = frames.first else { throw ProtocolViolation("empty message") }
+    guard first.count <= 16, first.allSatisfy({ $0 >= 0x21 && $0 <= 0x7E }) else {
+      throw ProtocolViolation("the command frame is not a short ASCII word")
+    }
+    return FrameReader(frames, command: String(decoding: first, as: UTF8.self))
+  }
+}

@@ -1,0 +1,96 @@
+import Testing
+
+@testable import TandemSync
+
+@Suite("Wire format")
+struct WireFormatTests {
+  let epoch = Epoch(rawValue: 0x0102_0304_0506_0708)
+  let delta = Delta(
+    sequence: 42, origin: Origin(client: "web-1", number: 7), tag: "bookmark.add",
+    patch: Array(#"[{"op":"add","path":"/a","value":1}]"#.utf8))
+
+  @Test func integersAreEightByteBigEndian() {
+    #expect(Frame(bigEndian: 0x0102_0304_0506_0708) == [1, 2, 3, 4, 5, 6, 7, 8])
+    #expect(Frame(bigEndian: 1) == [0, 0, 0, 0, 0, 0, 0, 1])
+  }
+
+  @Test func updateMessagesRoundTrip() throws {
+    let messages: [UpdateMessage] = [
+      .delta(epoch, delta), .heartbeat(epoch, sequence: 9, stateHash: 0xFFFF_0000_1234_5678),
+      .bye(epoch, sequence: 3),
+    ]
+    for message in messages {
+      #expect(try UpdateMessage(frames: message.frames) == message)
+    }
+  }
+
+  @Test func deltaFramesAreInTheDocumentedOrder() {
+    let frames = UpdateMessage.delta(epoch, delta).frames
+    #expect(frames.count == 7)
+    #expect(frames[0] == Array("DELTA".utf8))
+    #expect(frames[1] == Frame(bigEndian: epoch.rawValue))
+    #expect(frames[2] == Frame(bigEndian: 42))
+    #expect(frames[3] == Array("web-1".utf8))
+    #expect(frames[4] == Frame(bigEndian: 7))
+    #expect(frames[5] == Array("bookmark.add".utf8))
+    #expect(frames[6] == delta.patch)
+  }
+
+  @Test func controlRequestsRoundTrip() throws {
+    let requests: [ControlRequest] = [
+      .hello(version: ControlRequest.version, client: "c1", fingerprint: "abc"), .snapshot,
+      .catchUp(epoch, from: 10),
+      .dispatch(ForwardedAction(client: "c1", number: 3, tag: "t", payload: Array("{}".utf8))),
+      .ping(token: 77), .stats,
+    ]
+    for request in requests {
+      #expect(try ControlRequest(frames: request.frames) == request)
+    }
+  }
+
+  @Test func controlRepliesRoundTrip() throws {
+    let replies: [ControlReply] = [
+      .welcome(epoch, sequence: 5, lastNumber: 2, heartbeatMilliseconds: 1000),
+      .state(epoch, sequence: 5, stateHash: 99, document: Array("{}".utf8)),
+      .deltas(epoch, [delta, Delta(sequence: 43, origin: .leader, tag: "x", patch: [])]),
+      .deltas(epoch, []), .stale(epoch, sequence: 8),
+      .ack(client: "c", number: 1, epoch, sequence: 4),
+      .reject(client: "c", number: 2, Rejection(code: .unknownTag, message: "no such tag 'x'")),
+      .pong(token: 1, epoch, sequence: 2), .stats(document: Array("{}".utf8)),
+      .error(code: "version", message: "speak TSP/1"),
+    ]
+    for reply in replies {
+      #expect(try ControlReply(frames: reply.frames) == reply)
+    }
+  }
+
+  @Test(arguments: [
+    [[UInt8]](),
+    [Array("NOPE".utf8)],
+    [Array("DELTA".utf8), [1, 2, 3]],
+    [Array("HEARTBEAT".utf8), Frame(bigEndian: 1), Frame(bigEndian: 2)],
+    [Array("BYE".utf8), Frame(bigEndian: 1), Frame(bigEndian: 2), []],
+    [[0xFF, 0x00]],
+  ])
+  func malformedUpdatesAreViolations(frames: [[UInt8]]) {
+    #expect(throws: ProtocolViolation.self) { try UpdateMessage(frames: frames) }
+  }
+
+  @Test func malformedRequestsNameTheProblem() {
+    let truncated = Array(ControlRequest.catchUp(epoch, from: 1).frames.dropLast())
+    #expect(throws: ProtocolViolation("CATCHUP: missing from frame")) {
+      try ControlRequest(frames: truncated)
+    }
+    var badClient = ControlRequest.hello(version: "TSP/1", client: "c", fingerprint: "f").frames
+    badClient[2] = [0xC3, 0x28]
+    #expect(throws: ProtocolViolation("HELLO: client is not valid UTF-8")) {
+      try ControlRequest(frames: badClient)
+    }
+  }
+
+  @Test func aDeltasCountBeyondTheFramesIsAViolation() {
+    var frames = ControlReply.deltas(epoch, [delta]).frames
+    frames[2] = Frame(bigEndian: .max)
+    #expect(throws: ProtocolViolation.self) { try ControlReply(frames: frames) }
+  }
+}
