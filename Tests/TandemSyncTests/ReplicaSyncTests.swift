@@ -21,7 +21,9 @@ struct ReplicaSyncTests {
     var sync = ReplicaSync(silenceLimit: .seconds(3), now: now)
     _ = sync.connected(client: "c", fingerprint: "f", now: now)
     _ = sync.received(
-      .welcome(epoch, sequence: sequence, lastNumber: 0, heartbeatMilliseconds: 100), now: now)
+      .welcome(
+        epoch, sequence: sequence, lastNumber: 0, heartbeatMilliseconds: 100, updates: "inproc://u"),
+      now: now)
     _ = sync.received(.heartbeat(epoch, sequence: sequence, stateHash: 0), now: now)
     _ = sync.received(.state(epoch, sequence: sequence, stateHash: 0, document: []), now: now)
     return sync
@@ -36,7 +38,9 @@ struct ReplicaSyncTests {
     #expect(sync.received(.heartbeat(epoch, sequence: 1, stateHash: 0), now: now).isEmpty)
     #expect(
       sync.received(
-        .welcome(epoch, sequence: 3, lastNumber: 0, heartbeatMilliseconds: 250), now: now
+        .welcome(
+          epoch, sequence: 3, lastNumber: 0, heartbeatMilliseconds: 250, updates: "inproc://u"),
+        now: now
       )
       .isEmpty)
     #expect(sync.heartbeatInterval == .milliseconds(250))
@@ -49,7 +53,9 @@ struct ReplicaSyncTests {
     var sync = ReplicaSync(silenceLimit: .seconds(3), now: now)
     _ = sync.connected(client: "c", fingerprint: "f", now: now)
     _ = sync.received(
-      .welcome(epoch, sequence: 3, lastNumber: 0, heartbeatMilliseconds: 100), now: now)
+      .welcome(
+        epoch, sequence: 3, lastNumber: 0, heartbeatMilliseconds: 100, updates: "inproc://u"),
+      now: now)
     #expect(sync.received(.delta(epoch, delta(4)), now: now) == [.send(.snapshot)])
     #expect(sync.received(.delta(epoch, delta(5)), now: now).isEmpty)
     #expect(sync.received(.delta(epoch, delta(6)), now: now).isEmpty)
@@ -128,7 +134,9 @@ struct ReplicaSyncTests {
     var sync = ReplicaSync(silenceLimit: .seconds(3), now: now)
     _ = sync.connected(client: "c", fingerprint: "f", now: now)
     _ = sync.received(
-      .welcome(epoch, sequence: 3, lastNumber: 0, heartbeatMilliseconds: 100), now: now)
+      .welcome(
+        epoch, sequence: 3, lastNumber: 0, heartbeatMilliseconds: 100, updates: "inproc://u"),
+      now: now)
     _ = sync.received(.delta(epoch, delta(4)), now: now)
     let next = Epoch(rawValue: 9)
     let effects = sync.received(.state(next, sequence: 3, stateHash: 0, document: []), now: now)

@@ -50,7 +50,8 @@ struct WireFormatTests {
 
   @Test func controlRepliesRoundTrip() throws {
     let replies: [ControlReply] = [
-      .welcome(epoch, sequence: 5, lastNumber: 2, heartbeatMilliseconds: 1000),
+      .welcome(
+        epoch, sequence: 5, lastNumber: 2, heartbeatMilliseconds: 1000, updates: "inproc://u"),
       .state(epoch, sequence: 5, stateHash: 99, document: Array("{}".utf8)),
       .deltas(epoch, [delta, Delta(sequence: 43, origin: .leader, tag: "x", patch: [])]),
       .deltas(epoch, []), .stale(epoch, sequence: 8),

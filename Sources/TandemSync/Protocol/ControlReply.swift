@@ -2,7 +2,7 @@
 ///
 /// | command | frames after the command |
 /// |---|---|
-/// | `WELCOME` | epoch, sequence, client's last action number, heartbeat interval (ms) |
+/// | `WELCOME` | epoch, sequence, client's last action number, heartbeat interval (ms), updates endpoint |
 /// | `STATE` | epoch, sequence, state hash, state (canonical JSON) |
 /// | `DELTAS` | epoch, count, then per delta: sequence, origin, number, tag, patch |
 /// | `STALE` | epoch, sequence |
@@ -12,7 +12,8 @@
 /// | `STATS` | statistics (JSON) |
 /// | `ERROR` | code, message |
 public enum ControlReply: Sendable, Equatable {
-  case welcome(Epoch, sequence: UInt64, lastNumber: UInt64, heartbeatMilliseconds: UInt64)
+  case welcome(
+    Epoch, sequence: UInt64, lastNumber: UInt64, heartbeatMilliseconds: UInt64, updates: String)
   case state(Epoch, sequence: UInt64, stateHash: UInt64, document: Frame)
   case deltas(Epoch, [Delta])
   case stale(Epoch, sequence: UInt64)
@@ -25,10 +26,10 @@ public enum ControlReply: Sendable, Equatable {
   /// The message as ZeroMQ frames.
   public var frames: [Frame] {
     switch self {
-    case .welcome(let epoch, let sequence, let lastNumber, let heartbeat):
+    case .welcome(let epoch, let sequence, let lastNumber, let heartbeat, let updates):
       [
         Frame(utf8: "WELCOME"), Frame(bigEndian: epoch.rawValue), Frame(bigEndian: sequence),
-        Frame(bigEndian: lastNumber), Frame(bigEndian: heartbeat),
+        Frame(bigEndian: lastNumber), Frame(bigEndian: heartbeat), Frame(utf8: updates),
       ]
     case .state(let epoch, let sequence, let hash, let document):
       [
@@ -72,7 +73,8 @@ public enum ControlReply: Sendable, Equatable {
       self = .welcome(
         Epoch(rawValue: try reader.integer("epoch")), sequence: try reader.integer("sequence"),
         lastNumber: try reader.integer("last number"),
-        heartbeatMilliseconds: try reader.integer("heartbeat interval"))
+        heartbeatMilliseconds: try reader.integer("heartbeat interval"),
+        updates: try reader.text("updates endpoint", limit: 1024))
     case "STATE":
       self = .state(
         Epoch(rawValue: try reader.integer("epoch")), sequence: try reader.integer("sequence"),
