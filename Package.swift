@@ -29,16 +29,20 @@ let package = Package(
     // Leader, followers and the wire protocol between them.
     .target(name: "TandemSync", dependencies: ["Tandem", "StatePatch", "ZeroMQ"]),
 
+    // Argument parsing, subcommands with help, usage errors: shared by the executables.
+    .target(name: "CommandLineKit"),
+
     // The operator CLI and the benchmarks (`tandem bench ...`).
     .executableTarget(
       name: "tandem",
-      dependencies: ["Tandem", "StatePatch", "ZeroMQ", "TandemSync"]
+      dependencies: ["Tandem", "StatePatch", "ZeroMQ", "TandemSync", "CommandLineKit"]
     ),
 
     .testTarget(name: "TandemTests", dependencies: ["Tandem"]),
     .testTarget(name: "StatePatchTests", dependencies: ["StatePatch"]),
     .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
     .testTarget(name: "TandemSyncTests", dependencies: ["TandemSync"]),
+    .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,5 @@
+import CommandLineKit
+
 /// `tandem bench <name>`: the project's benchmarks, each printing its figures.
 /// Run them in release mode: `swift run -c release tandem bench store`.
 let benchmarks = CommandGroup(
