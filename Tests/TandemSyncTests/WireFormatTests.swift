@@ -41,7 +41,7 @@ struct WireFormatTests {
       .hello(version: ControlRequest.version, client: "c1", fingerprint: "abc"), .snapshot,
       .catchUp(epoch, from: 10),
       .dispatch(ForwardedAction(client: "c1", number: 3, tag: "t", payload: Array("{}".utf8))),
-      .ping(token: 77), .stats,
+      .ping(client: "c1", sequence: 77), .stats,
     ]
     for request in requests {
       #expect(try ControlRequest(frames: request.frames) == request)
@@ -57,7 +57,7 @@ struct WireFormatTests {
       .deltas(epoch, []), .stale(epoch, sequence: 8),
       .ack(client: "c", number: 1, epoch, sequence: 4),
       .reject(client: "c", number: 2, Rejection(code: .unknownTag, message: "no such tag 'x'")),
-      .pong(token: 1, epoch, sequence: 2), .stats(document: Array("{}".utf8)),
+      .pong(epoch, sequence: 2), .stats(document: Array("{}".utf8)),
       .error(code: "version", message: "speak TSP/1"),
     ]
     for reply in replies {

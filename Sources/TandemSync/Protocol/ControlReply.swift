@@ -8,7 +8,7 @@
 /// | `STALE` | epoch, sequence |
 /// | `ACK` | client id, action number, epoch, sequence |
 /// | `REJECT` | client id, action number, reason code, message |
-/// | `PONG` | token, epoch, sequence |
+/// | `PONG` | epoch, sequence |
 /// | `STATS` | statistics (JSON) |
 /// | `ERROR` | code, message |
 public enum ControlReply: Sendable, Equatable {
@@ -19,7 +19,7 @@ public enum ControlReply: Sendable, Equatable {
   case stale(Epoch, sequence: UInt64)
   case ack(client: String, number: UInt64, Epoch, sequence: UInt64)
   case reject(client: String, number: UInt64, Rejection)
-  case pong(token: UInt64, Epoch, sequence: UInt64)
+  case pong(Epoch, sequence: UInt64)
   case stats(document: Frame)
   case error(code: String, message: String)
 
@@ -53,11 +53,8 @@ public enum ControlReply: Sendable, Equatable {
         Frame(utf8: "REJECT"), Frame(utf8: client), Frame(bigEndian: number),
         Frame(utf8: rejection.code.rawValue), Frame(utf8: rejection.message),
       ]
-    case .pong(let token, let epoch, let sequence):
-      [
-        Frame(utf8: "PONG"), Frame(bigEndian: token), Frame(bigEndian: epoch.rawValue),
-        Frame(bigEndian: sequence),
-      ]
+    case .pong(let epoch, let sequence):
+      [Frame(utf8: "PONG"), Frame(bigEndian: epoch.rawValue), Frame(bigEndian: sequence)]
     case .stats(let document):
       [Frame(utf8: "STATS"), document]
     case .error(let code, let message):
@@ -105,8 +102,7 @@ public enum ControlReply: Sendable, Equatable {
         Rejection(code: Rejection.Code(rawValue: code) ?? .refused, message: message))
     case "PONG":
       self = .pong(
-        token: try reader.integer("token"), Epoch(rawValue: try reader.integer("epoch")),
-        sequence: try reader.integer("sequence"))
+        Epoch(rawValue: try reader.integer("epoch")), sequence: try reader.integer("sequence"))
     case "STATS":
       self = .stats(document: try reader.bytes("statistics"))
     case "ERROR":

@@ -6,14 +6,14 @@
 /// | `SNAPSHOT` | (none) | `STATE` |
 /// | `CATCHUP` | epoch, first wanted sequence | `DELTAS` or `STALE` |
 /// | `DISPATCH` | client id, action number, tag, payload | `ACK` or `REJECT` |
-/// | `PING` | token | `PONG` |
+/// | `PING` | client id, replica sequence | `PONG` |
 /// | `STATS` | (none) | `STATS` |
 public enum ControlRequest: Sendable, Equatable {
   case hello(version: String, client: String, fingerprint: String)
   case snapshot
   case catchUp(Epoch, from: UInt64)
   case dispatch(ForwardedAction)
-  case ping(token: UInt64)
+  case ping(client: String, sequence: UInt64)
   case stats
 
   /// The protocol version this code speaks, sent in `HELLO`.
@@ -33,8 +33,8 @@ public enum ControlRequest: Sendable, Equatable {
         Frame(utf8: "DISPATCH"), Frame(utf8: action.client), Frame(bigEndian: action.number),
         Frame(utf8: action.tag), action.payload,
       ]
-    case .ping(let token):
-      [Frame(utf8: "PING"), Frame(bigEndian: token)]
+    case .ping(let client, let sequence):
+      [Frame(utf8: "PING"), Frame(utf8: client), Frame(bigEndian: sequence)]
     case .stats:
       [Frame(utf8: "STATS")]
     }
@@ -59,7 +59,7 @@ public enum ControlRequest: Sendable, Equatable {
           client: try reader.text("client"), number: try reader.integer("number"),
           tag: try reader.text("tag"), payload: try reader.bytes("payload")))
     case "PING":
-      self = .ping(token: try reader.integer("token"))
+      self = .ping(client: try reader.text("client"), sequence: try reader.integer("sequence"))
     case "STATS":
       self = .stats
     default:
