@@ -1,0 +1,79 @@
+import Tandem
+
+/// A process's replica of the leader's state: a ``Tandem/Store`` that follows the leader and
+/// forwards what is dispatched to it.
+///
+/// Subscribe to ``store`` exactly as to a local store (select, skipRepeats, async sequences); it
+/// runs no reducers. Its state changes only when the leader's deltas arrive, always in the
+/// leader's order. `store.dispatch(_:)` forwards an action and returns at once (ReSwift's
+/// fire-and-forget); ``send(_:)`` forwards one and returns a ``Receipt`` whose `applied()`
+/// returns once this replica shows the action's effect.
+///
+/// ```swift
+/// let follower = try await Follower<AppState>(
+///   configuration: FollowerConfiguration(leader: "tcp://leader:5600"), registry: registry)
+/// follower.store.subscribe(view) { $0.select(\.bookmarks) }
+/// let sequence = try await follower.send(AddBookmark(repository: "apple/swift")).applied()
+/// ```
+///
+/// Subscribers of a replica are notified on the follower's I/O thread; a slow subscriber delays
+/// the replica (ZeroMQ then drops deltas at the high-water mark and the follower repairs the gap).
+public final class Follower<State: Codable & Sendable>: Sendable {
+  /// The replica store.
+  public var store: Store<State> { core.store }
+  /// This follower's client id.
+  public var clientID: String { core.configuration.clientID }
+
+  private let core: FollowerCore<TypedReplicaModel<State>>
+  private let registry: ActionRegistry
+
+  /// Joins the leader; returns once the replica holds the leader's state.
+  ///
+  /// - Throws: ``FollowerError/refused(code:message:)`` when the leader refuses the schema,
+  ///   ``FollowerError/joinTimedOut(leader:)`` when no snapshot arrives in time.
+  public init(configuration: FollowerConfiguration, registry: ActionRegistry)
+    async throws(FollowerError)
+  {
+    let fingerprint = SchemaFingerprint.of(
+      State.self, registry: registry, version: configuration.schemaVersion)
+    let core = try await FollowerCore(
+      configuration: configuration, fingerprint: fingerprint, makeModel: { TypedReplicaModel() })
+    self.core = core
+    self.registry = registry
+    let log = Logger(label: "follower[\(configuration.clientID)]")
+    core.store.setDispatchInterceptor { [registry] action in
+      do {
+        let encoded = try registry.encode(action)
+        _ = try core.forward(tag: encoded.tag, payload: encoded.payload)
+      } catch {
+        log.error("dropped a dispatched action: \(error)")
+      }
+      return true
+    }
+  }
+
+  /// Forwards `action` to the leader; the receipt resolves once this replica shows its effect.
+  ///
+  /// - Throws: ``FollowerError/outboxFull(capacity:)`` at once when too many actions are
+  ///   unanswered, ``FollowerError/unregisteredAction(_:)`` for a type the registry lacks.
+  public func send(_ action: some Action) throws(FollowerError) -> Receipt {
+    let encoded: (tag: String, payload: [UInt8])
+    do {
+      encoded = try registry.encode(action)
+    } catch {
+      throw .unregisteredAction(error.description)
+    }
+    return try core.forward(tag: encoded.tag, payload: encoded.payload)
+  }
+
+  /// The replica's position and counters.
+  public func statistics() async throws -> FollowerStatistics {
+    try await core.statistics()
+  }
+
+  /// Stops following; unresolved receipts fail with ``FollowerError/stopped``. The store keeps
+  /// the last state.
+  public func stop() async {
+    await core.stop()
+  }
+}

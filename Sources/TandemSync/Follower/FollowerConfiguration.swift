@@ -1,0 +1,43 @@
+/// How a follower finds its leader, identifies itself, and paces its recovery.
+public struct FollowerConfiguration: Sendable {
+  /// The leader's control endpoint, e.g. `tcp://leader.example:5600`.
+  public var leader: String
+  /// This follower's client id, which numbers its actions. By default a new random id per
+  /// process: a restarted process starts a new numbering, and actions it had not seen
+  /// acknowledged before it died are gone with it. Give a stable id (and keep one process per
+  /// id) to continue a numbering across restarts: the leader tells the follower the last number
+  /// it applied.
+  public var clientID: String
+  /// How long the leader may be silent (no delta, heartbeat or reply) before the follower
+  /// reconnects; a few leader heartbeat intervals.
+  public var silenceLimit: Duration = .seconds(2)
+  /// The receive high-water mark of the updates socket, in messages: past it ZeroMQ drops
+  /// deltas, and the follower repairs the gap by catch-up.
+  public var updatesHighWaterMark: Int32 = 100_000
+  /// The first delay before reconnecting; it doubles up to ``maximumReconnectDelay``.
+  public var reconnectDelay: Duration = .milliseconds(100)
+  public var maximumReconnectDelay: Duration = .seconds(5)
+  /// How long the initial join may take before it fails.
+  public var joinTimeout: Duration = .seconds(10)
+  /// The most actions held unacknowledged; past it `send` throws ``FollowerError/outboxFull(capacity:)``.
+  public var outboxCapacity = 10_000
+  /// An action unanswered this long is sent again (the leader answers duplicates from its
+  /// ledger, so resending is always safe).
+  public var resendAfter: Duration = .seconds(2)
+  /// The application version folded into the schema fingerprint; must equal the leader's.
+  public var schemaVersion = "1"
+
+  public init(leader: String, clientID: String = FollowerConfiguration.randomClientID()) {
+    self.leader = leader
+    self.clientID = clientID
+  }
+
+  /// A random client id: 32 hexadecimal digits.
+  public static func randomClientID() -> String {
+    var generator = SystemRandomNumberGenerator()
+    return (0..<2).map { _ in
+      let digits = String(generator.next() as UInt64, radix: 16)
+      return String(repeating: "0", count: 16 - digits.count) + digits
+    }.joined()
+  }
+}

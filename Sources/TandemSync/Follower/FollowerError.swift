@@ -1,0 +1,36 @@
+/// Why a follower could not join, or why a sent action did not take effect.
+public enum FollowerError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The leader refused the action; its number is used up and it changed nothing.
+  case rejected(Rejection)
+  /// The outbox already holds as many unacknowledged actions as it may; nothing was queued.
+  case outboxFull(capacity: Int)
+  /// The follower stopped before the action was acknowledged and shown by the replica.
+  case stopped
+  /// The action's type is not in the follower's action registry, so it cannot be forwarded.
+  case unregisteredAction(String)
+  /// The leader's history changed (a new epoch) after it acknowledged the action and before the
+  /// replica showed it: the leader may have lost the action with that history.
+  case historyLost
+  /// The leader refused the follower at `HELLO` (a different schema or protocol version).
+  case refused(code: String, message: String)
+  /// No snapshot arrived within the join timeout.
+  case joinTimedOut(leader: String)
+  /// The leader endpoint is not a ZeroMQ endpoint.
+  case invalidEndpoint(String)
+
+  public var description: String {
+    switch self {
+    case .rejected(let rejection): "the leader rejected the action: \(rejection)"
+    case .outboxFull(let capacity):
+      "the outbox is full (\(capacity) unacknowledged actions): the leader is unreachable or slow"
+    case .stopped: "the follower stopped"
+    case .unregisteredAction(let type):
+      "\(type) is not registered in the action registry, so it cannot be sent to the leader"
+    case .historyLost: "the leader started a new history before the action became visible"
+    case .refused(let code, let message): "the leader refused this follower (\(code)): \(message)"
+    case .joinTimedOut(let leader): "no snapshot from the leader at \(leader) in time"
+    case .invalidEndpoint(let text):
+      "'\(text)' is not an endpoint: use tcp://HOST:PORT, ipc://PATH or inproc://NAME"
+    }
+  }
+}

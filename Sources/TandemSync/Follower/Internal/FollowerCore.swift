@@ -1,0 +1,117 @@
+import Synchronization
+import Tandem
+import ZeroMQ
+
+/// What ``Follower`` and ``JSONFollower`` share: the I/O loop with its engine, the outbox, and
+/// the join.
+final class FollowerCore<Model: ReplicaModel>: Sendable {
+  typealias State = Model.State
+
+  let configuration: FollowerConfiguration
+  let outbox: FollowerOutbox
+  let store: Store<State>
+  private let loop: IOLoop
+  private let engine: LoopBound<FollowerEngine<Model>>
+
+  /// Joins the leader: returns once the first snapshot is in the replica store.
+  init(
+    configuration: FollowerConfiguration, fingerprint: String,
+    makeModel: @escaping @Sendable () -> Model
+  ) async throws(FollowerError) {
+    guard Endpoint(configuration.leader) != nil else {
+      throw .invalidEndpoint(configuration.leader)
+    }
+    let loop: IOLoop
+    do {
+      loop = try IOLoop(name: "tandem-follower")
+    } catch {
+      throw .refused(code: "io", message: "cannot start the follower's I/O thread: \(error)")
+    }
+    let outbox = FollowerOutbox(capacity: configuration.outboxCapacity)
+    let joined = JoinSignal<Store<State>>()
+    let engine: LoopBound<FollowerEngine<Model>>
+    do {
+      engine = try await loop.submit { scope in
+        let engine = FollowerEngine(
+          scope: scope, configuration: configuration, fingerprint: fingerprint,
+          model: makeModel(), outbox: outbox)
+        engine.onJoined = { joined.resolve($0) }
+        engine.connect()
+        scope.schedule(after: configuration.joinTimeout) {
+          engine.onJoined?(.failure(.joinTimedOut(leader: configuration.leader)))
+          engine.onJoined = nil
+        }
+        return LoopBound(engine, scope: scope)
+      }
+    } catch {
+      throw .stopped
+    }
+    let result = await joined.value
+    switch result {
+    case .success(let store):
+      self.store = store
+    case .failure(let error):
+      _ = try? await loop.submit { _ in engine.value.stop() }
+      await loop.shutdown()
+      throw error
+    }
+    self.configuration = configuration
+    self.outbox = outbox
+    self.loop = loop
+    self.engine = engine
+  }
+
+  /// Queues an encoded action for the leader and wakes the loop to send it.
+  func forward(tag: String, payload: Frame) throws(FollowerError) -> Receipt {
+    let receipt = try outbox.withLock { (outbox: inout Outbox) throws(FollowerError) -> Receipt in
+      try outbox.enqueue(tag: tag, payload: payload)
+    }
+    let engine = self.engine
+    if !loop.execute({ _ in engine.value.flushOutbox() }) {
+      receipt.settle(.failure(.stopped))
+    }
+    return receipt
+  }
+
+  /// The replica's position and the follower's counters.
+  func statistics() async throws -> FollowerStatistics {
+    try await loop.submit { _ in engine.value.statistics() }
+  }
+
+  /// Stops following: pending receipts fail with ``FollowerError/stopped``; the store keeps the
+  /// last state.
+  func stop() async {
+    _ = try? await loop.submit { _ in engine.value.stop() }
+    await loop.shutdown()
+  }
+}
+
+/// A one-time value that an async caller awaits and another thread provides.
+final class JoinSignal<Value: Sendable>: Sendable {
+  private let state = Mutex<(Result<Value, FollowerError>?, CheckedContinuation<Result<Value, FollowerError>, Never>?)>((nil, nil))
+
+  /// The value, once provided.
+  var value: Result<Value, FollowerError> {
+    get async {
+      await withCheckedContinuation { continuation in
+        let ready = state.withLock { state -> Result<Value, FollowerError>? in
+          if let result = state.0 { return result }
+          state.1 = continuation
+          return nil
+        }
+        if let ready { continuation.resume(returning: ready) }
+      }
+    }
+  }
+
+  /// Provides the value (the first call wins).
+  func resolve(_ result: Result<Value, FollowerError>) {
+    let waiter = state.withLock { state -> CheckedContinuation<Result<Value, FollowerError>, Never>? in
+      guard state.0 == nil else { return nil }
+      state.0 = result
+      defer { state.1 = nil }
+      return state.1
+    }
+    waiter?.resume(returning: result)
+  }
+}

@@ -1,0 +1,110 @@
+/// A follower's unacknowledged actions, numbered 1, 2, 3... in the order they were sent, kept
+/// until the leader answers so they can be sent again after a reconnect.
+///
+/// Rules (the protocol spec's "Dispatch"): send in number order; after a reconnect, or an
+/// `out-of-order` answer to an action sent since the last rewind, or no answer for a while,
+/// send every unanswered action again from the oldest; a bounded capacity, past which nothing is
+/// queued.
+struct Outbox {
+  struct Entry {
+    var number: UInt64
+    var tag: String
+    var payload: Frame
+    var receipt: Receipt
+    /// When it was last sent; nil while waiting to be sent.
+    var sentAt: ContinuousClock.Instant?
+  }
+
+  let capacity: Int
+  /// The number the next action gets.
+  private(set) var nextNumber: UInt64 = 1
+  /// Unanswered actions, in number order.
+  private(set) var entries: [Entry] = []
+  /// The highest number sent before the last rewind: an `out-of-order` answer at or below it
+  /// answers a send from before the rewind, which the rewind already repeated.
+  private var rewoundThrough: UInt64 = 0
+  /// Whether the numbering has been aligned with the leader's ledger at a `WELCOME`; until then
+  /// numbers are provisional and nothing is sent.
+  private(set) var isAligned = false
+
+  init(capacity: Int) {
+    self.capacity = capacity
+  }
+
+  /// Queues an action; fails when the outbox is full.
+  mutating func enqueue(tag: String, payload: Frame) throws(FollowerError) -> Receipt {
+    guard entries.count < capacity else { throw .outboxFull(capacity: capacity) }
+    let receipt = Receipt()
+    entries.append(Entry(number: nextNumber, tag: tag, payload: payload, receipt: receipt))
+    nextNumber += 1
+    return receipt
+  }
+
+  /// The actions waiting to be sent, marked as sent at `now`.
+  mutating func takeUnsent(now: ContinuousClock.Instant, client: String) -> [ForwardedAction] {
+    guard isAligned else { return [] }
+    var actions: [ForwardedAction] = []
+    for index in entries.indices where entries[index].sentAt == nil {
+      entries[index].sentAt = now
+      let entry = entries[index]
+      actions.append(
+        ForwardedAction(client: client, number: entry.number, tag: entry.tag, payload: entry.payload))
+    }
+    return actions
+  }
+
+  /// Removes and returns the entry for `number` once the leader answered it.
+  mutating func answered(_ number: UInt64) -> Entry? {
+    guard let index = entries.firstIndex(where: { $0.number == number }) else { return nil }
+    return entries.remove(at: index)
+  }
+
+  /// Marks every entry unsent, so all are sent again from the oldest.
+  mutating func rewind() {
+    rewoundThrough = entries.last(where: { $0.sentAt != nil })?.number ?? rewoundThrough
+    for index in entries.indices { entries[index].sentAt = nil }
+  }
+
+  /// Handles an `out-of-order` answer to `number`: rewinds unless a rewind already repeated
+  /// that send. Returns whether it rewound.
+  mutating func outOfOrder(_ number: UInt64) -> Bool {
+    guard number > rewoundThrough else { return false }
+    rewind()
+    return true
+  }
+
+  /// Rewinds when the oldest sent action has had no answer for `timeout`.
+  mutating func rewindIfUnanswered(for timeout: Duration, now: ContinuousClock.Instant) -> Bool {
+    guard let oldest = entries.first?.sentAt, now - oldest > timeout else { return false }
+    rewind()
+    return true
+  }
+
+  /// Aligns the numbering with the leader's ledger at `WELCOME`. At the first `WELCOME` (a
+  /// stable client id continuing its numbering from an earlier process), and whenever the
+  /// leader's last number for this client is below the oldest unanswered one − 1 (the leader has
+  /// forgotten the client: a new history, or an idle client evicted), the unanswered actions are
+  /// renumbered from its last number + 1. Everything unanswered is sent again either way.
+  mutating func welcome(lastNumber: UInt64) {
+    rewind()
+    let first = entries.first?.number ?? nextNumber
+    defer { isAligned = true }
+    guard !isAligned || lastNumber + 1 < first else {
+      nextNumber = max(nextNumber, lastNumber + 1)
+      return
+    }
+    var number = lastNumber + 1
+    for index in entries.indices {
+      entries[index].number = number
+      number += 1
+    }
+    nextNumber = number
+    rewoundThrough = 0
+  }
+
+  /// Fails every entry with `error` and empties the outbox.
+  mutating func failAll(_ error: FollowerError) {
+    for entry in entries { entry.receipt.settle(.failure(error)) }
+    entries.removeAll()
+  }
+}

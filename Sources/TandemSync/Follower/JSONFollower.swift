@@ -1,0 +1,41 @@
+import StatePatch
+import Tandem
+
+/// A follower for programs without a Swift state type: the replica is a ``StatePatch/JSONValue``
+/// and actions are sent as a tag and a JSON payload. The `tandem` CLI uses it.
+///
+/// ```swift
+/// let follower = try await JSONFollower(configuration: FollowerConfiguration(leader: endpoint))
+/// print(follower.store.state.canonicalText)
+/// let sequence = try await follower.send(tag: "counter.increment", payload: [:]).applied()
+/// ```
+public final class JSONFollower: Sendable {
+  /// The replica store, holding the leader's state as JSON.
+  public var store: Store<JSONValue> { core.store }
+  /// This follower's client id.
+  public var clientID: String { core.configuration.clientID }
+
+  private let core: FollowerCore<JSONReplicaModel>
+
+  /// Joins the leader (with the `*` fingerprint); returns once the replica holds its state.
+  public init(configuration: FollowerConfiguration) async throws(FollowerError) {
+    core = try await FollowerCore(
+      configuration: configuration, fingerprint: SchemaFingerprint.any,
+      makeModel: { JSONReplicaModel() })
+  }
+
+  /// Forwards an action given as its registered tag and its JSON payload.
+  public func send(tag: String, payload: JSONValue) throws(FollowerError) -> Receipt {
+    try core.forward(tag: tag, payload: payload.canonicalBytes())
+  }
+
+  /// The replica's position and counters.
+  public func statistics() async throws -> FollowerStatistics {
+    try await core.statistics()
+  }
+
+  /// Stops following; the store keeps the last state.
+  public func stop() async {
+    await core.stop()
+  }
+}

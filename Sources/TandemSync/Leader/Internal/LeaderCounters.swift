@@ -1,0 +1,27 @@
+/// The leader's event counts, reported by `STATS`.
+struct LeaderCounters {
+  var deltasPublished = 0
+  var bytesPublished = 0
+  var snapshotsServed = 0
+  var snapshotsEncoded = 0
+  var catchUpsServed = 0
+  var staleCatchUps = 0
+  var actionsApplied = 0
+  var actionsRejected = 0
+  var duplicates = 0
+  var outOfOrder = 0
+  var malformedRequests = 0
+  var messagesDropped = 0
+
+  /// The counts by name.
+  var dictionary: [String: Int] {
+    [
+      "deltasPublished": deltasPublished, "bytesPublished": bytesPublished,
+      "snapshotsServed": snapshotsServed, "snapshotsEncoded": snapshotsEncoded,
+      "catchUpsServed": catchUpsServed, "staleCatchUps": staleCatchUps,
+      "actionsApplied": actionsApplied, "actionsRejected": actionsRejected,
+      "duplicates": duplicates, "outOfOrder": outOfOrder,
+      "malformedRequests": malformedRequests, "messagesDropped": messagesDropped,
+    ]
+  }
+}

@@ -1,0 +1,207 @@
+import StatePatch
+import Tandem
+import ZeroMQ
+
+extension LeaderEngine {
+  /// Handles every request waiting on the control socket, then publishes what they changed and
+  /// sends the replies held for it: the actions that arrived together are one batch.
+  func requestsArrived() {
+    var handled = 0
+    while handled < 10_000, let parts = receiveRequest() {
+      handled += 1
+      guard parts.count >= 2 else {
+        counters.malformedRequests += 1
+        continue
+      }
+      let routingID = parts[0]
+      let request: ControlRequest
+      do {
+        request = try ControlRequest(frames: Array(parts.dropFirst()))
+      } catch {
+        counters.malformedRequests += 1
+        log.info("refused a malformed request: \(error)")
+        let code = error.description.hasPrefix("unknown") ? "unknown-command" : "malformed"
+        reply(to: routingID, .error(code: code, message: error.description), now: true)
+        continue
+      }
+      log.debug("request \(request)")
+      handle(request, from: routingID)
+    }
+    flush()
+  }
+
+  private func receiveRequest() -> [Frame]? {
+    do {
+      return try control.receiveParts(wait: .nonBlocking)
+    } catch {
+      counters.malformedRequests += 1
+      log.error("control socket receive failed: \(error)")
+      return nil
+    }
+  }
+
+  private func handle(_ request: ControlRequest, from routingID: Frame) {
+    let epoch = history.read { $0.epoch }
+    switch request {
+    case .hello(let version, let client, let theirs):
+      guard version == ControlRequest.version else {
+        reply(
+          to: routingID,
+          .error(
+            code: "version", message: "this leader speaks \(ControlRequest.version), not \(version)"),
+          now: true)
+        return
+      }
+      guard theirs == fingerprint || theirs == "*" else {
+        log.error("refused follower \(client): schema fingerprint \(theirs), expected \(fingerprint)")
+        reply(
+          to: routingID,
+          .error(
+            code: "fingerprint",
+            message:
+              "schema fingerprint \(theirs) does not match the leader's \(fingerprint): "
+              + "leader and follower were built with different state or action types"),
+          now: true)
+        return
+      }
+      seen(client, at: nil)
+      let lastNumber = history.read { $0.ledger.lastNumber(of: client) }
+      log.info("hello from \(client), last action number \(lastNumber)")
+      reply(
+        to: routingID,
+        .welcome(
+          epoch, sequence: published.sequence, lastNumber: lastNumber,
+          heartbeatMilliseconds: UInt64(configuration.heartbeatInterval.milliseconds),
+          updates: updatesEndpoint), now: true)
+    case .snapshot:
+      flush()
+      let snapshot = snapshot()
+      counters.snapshotsServed += 1
+      reply(
+        to: routingID,
+        .state(
+          epoch, sequence: snapshot.sequence, stateHash: snapshot.hash,
+          document: snapshot.document), now: true)
+    case .catchUp(let theirEpoch, let from):
+      flush()
+      guard theirEpoch == epoch, let deltas = backlog.deltas(from: from) else {
+        counters.staleCatchUps += 1
+        reply(to: routingID, .stale(epoch, sequence: published.sequence), now: true)
+        return
+      }
+      counters.catchUpsServed += 1
+      reply(to: routingID, .deltas(epoch, Array(deltas)), now: true)
+    case .dispatch(let forwarded):
+      seen(forwarded.client, at: nil)
+      dispatch(forwarded, from: routingID, epoch: epoch)
+    case .ping(let client, let sequence):
+      seen(client, at: sequence)
+      reply(to: routingID, .pong(epoch, sequence: published.sequence), now: true)
+    case .stats:
+      let document = (try? StateEncoder().encoded(statistics()).canonicalBytes()) ?? Frame()
+      reply(to: routingID, .stats(document: document), now: true)
+    }
+  }
+
+  /// Applies a forwarded action exactly once (see ``ClientLedger``) and holds its answer until
+  /// the batch is published.
+  private func dispatch(_ forwarded: ForwardedAction, from routingID: Frame, epoch: Epoch) {
+    let origin = Origin(client: forwarded.client, number: forwarded.number)
+    switch history.read({ $0.ledger.verdict(client: forwarded.client, number: forwarded.number) }) {
+    case .duplicate(let sequence):
+      counters.duplicates += 1
+      if let rejection = recentRejections[forwarded.client]?[forwarded.number] {
+        reply(to: routingID, .reject(client: origin.client, number: origin.number, rejection))
+      } else {
+        reply(to: routingID, .ack(client: origin.client, number: origin.number, epoch, sequence: sequence))
+      }
+    case .outOfOrder(let expected):
+      counters.outOfOrder += 1
+      let rejection = Rejection(
+        code: .outOfOrder, message: "expected action number \(expected), got \(forwarded.number)")
+      reply(to: routingID, .reject(client: origin.client, number: origin.number, rejection))
+    case .apply:
+      switch apply(forwarded, origin: origin) {
+      case .success(let sequence):
+        counters.actionsApplied += 1
+        reply(to: routingID, .ack(client: origin.client, number: origin.number, epoch, sequence: sequence))
+      case .failure(let rejection):
+        counters.actionsRejected += 1
+        history.update {
+          $0.ledger.recordRejected(client: origin.client, number: origin.number, now: $0.sequence)
+        }
+        remember(rejection, of: origin)
+        log.info("rejected \(forwarded.tag) from \(origin): \(rejection)")
+        reply(to: routingID, .reject(client: origin.client, number: origin.number, rejection))
+      }
+    }
+  }
+
+  /// Decodes, validates and dispatches one action; the sequence it took effect at, or why not.
+  private func apply(_ forwarded: ForwardedAction, origin: Origin) -> Result<UInt64, Rejection> {
+    let action: any Action
+    do {
+      action = try registry.decode(tag: forwarded.tag, payload: forwarded.payload)
+    } catch {
+      return .failure(Rejection(error))
+    }
+    if let rejection = configuration.validate?(action, origin) {
+      return .failure(rejection)
+    }
+    store.dispatch(action, context: origin)
+    let entry = history.read { $0.ledger.entries[origin.client] }
+    guard let entry, entry.lastNumber == origin.number else {
+      return .failure(
+        Rejection(code: .refused, message: "a middleware did not pass the action to the reducer"))
+    }
+    return .success(entry.lastSequence)
+  }
+
+  private func remember(_ rejection: Rejection, of origin: Origin) {
+    var rejections = recentRejections[origin.client, default: [:]]
+    rejections[origin.number] = rejection
+    if rejections.count > 64, let oldest = rejections.keys.min() {
+      rejections.removeValue(forKey: oldest)
+    }
+    recentRejections[origin.client] = rejections
+  }
+
+  /// Notes that `client` was heard from, with the sequence its replica reported, if any.
+  private func seen(_ client: String, at sequence: UInt64?) {
+    let previous = followers[client]?.sequence ?? 0
+    followers[client] = (ContinuousClock.now, sequence ?? previous)
+    if followers.count > 10_000 {
+      let cutoff = ContinuousClock.now - .seconds(3600)
+      followers = followers.filter { $0.value.lastSeen > cutoff }
+    }
+  }
+
+  /// Sends `reply` to `routingID` now, or after the current batch is published.
+  private func reply(to routingID: Frame, _ reply: ControlReply, now: Bool = false) {
+    let frames = [routingID] + reply.frames
+    if now && pendingReplies.isEmpty {
+      send(frames, on: control)
+    } else {
+      pendingReplies.append(frames)
+    }
+  }
+}
+
+extension Rejection {
+  /// The rejection for an action the registry could not decode.
+  init(_ error: ActionRegistryError) {
+    switch error {
+    case .unknownTag(let tag):
+      self.init(code: .unknownTag, message: "no action type is registered under '\(tag)'")
+    case .undecodable, .unencodable, .unregisteredType:
+      self.init(code: .undecodable, message: error.description)
+    }
+  }
+}
+
+extension Duration {
+  /// The duration in whole milliseconds.
+  var milliseconds: Int64 {
+    components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
+  }
+}

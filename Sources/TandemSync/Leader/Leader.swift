@@ -1,0 +1,120 @@
+import StatePatch
+import Tandem
+import ZeroMQ
+
+/// The process that owns the authoritative state: it applies every action, its own and its
+/// followers', in one total order, and publishes each resulting state delta.
+///
+/// Wrap a ``Tandem/Store`` whose state is `Codable`; dispatch to it as usual from any thread.
+/// The leader numbers each applied action (the sequence), turns it into an RFC 6902 patch of the
+/// state's canonical JSON, and publishes it to every ``Follower``; followers' actions arrive on
+/// its control socket, are decoded through the ``Tandem/ActionRegistry`` and applied exactly
+/// once.
+///
+/// ```swift
+/// let store = Store<Counter>(reducer: counterReducer, state: Counter())
+/// let leader = try await Leader(
+///   store: store, registry: registry,
+///   configuration: LeaderConfiguration(control: "tcp://*:5600", updates: "tcp://*:5601"))
+/// store.dispatch(Increment())   // published to every follower
+/// await leader.stop()
+/// ```
+///
+/// Create the leader before anything dispatches to the store from other threads: actions applied
+/// before it exists are part of its initial state, not deltas.
+public final class Leader<State: Codable & Sendable>: Sendable {
+  /// The authoritative store.
+  public let store: Store<State>
+  /// The bound control endpoint (what followers are given), with the real port.
+  public let controlEndpoint: String
+  /// The bound updates endpoint, with the real port.
+  public let updatesEndpoint: String
+  /// The leader's epoch.
+  public let epoch: Epoch
+  /// The schema fingerprint followers must match.
+  public let fingerprint: String
+
+  private let loop: IOLoop
+  private let engine: LoopBound<LeaderEngine<State>>
+  private let history: LeaderHistory<State>
+
+  /// Binds the leader's sockets and starts publishing the store's changes.
+  public init(
+    store: Store<State>, registry: ActionRegistry,
+    configuration: LeaderConfiguration = LeaderConfiguration()
+  ) async throws {
+    guard let initial = store.state else {
+      preconditionFailure("Leader needs a store that has a state")
+    }
+    let epoch = Epoch.random()
+    let fingerprint = SchemaFingerprint.of(
+      State.self, registry: registry, version: configuration.schemaVersion)
+    let history = LeaderHistory(
+      epoch: epoch, sequence: 0, state: initial,
+      ledger: ClientLedger(idleLimit: configuration.ledgerIdleLimit))
+    let loop = try IOLoop(name: "tandem-leader")
+    let engine = try await loop.submit { scope in
+      let engine = try LeaderEngine(
+        scope: scope, store: store, registry: registry, history: history,
+        configuration: configuration, fingerprint: fingerprint)
+      return LoopBound(engine, scope: scope)
+    }
+    let endpoints = try await loop.submit { _ in
+      (engine.value.controlEndpoint, engine.value.updatesEndpoint)
+    }
+    self.store = store
+    self.loop = loop
+    self.engine = engine
+    self.history = history
+    self.epoch = epoch
+    self.fingerprint = fingerprint
+    (controlEndpoint, updatesEndpoint) = endpoints
+    store.setReductionObserver(
+      Self.recorder(history: history, registry: registry, loop: loop, engine: engine))
+    Logger(label: "leader").info(
+      "epoch \(epoch) control \(controlEndpoint) updates \(updatesEndpoint)")
+  }
+
+  /// The sequence of the newest applied action.
+  public var sequence: UInt64 {
+    history.read { $0.sequence }
+  }
+
+  /// The leader's counters and its followers, as of now.
+  public func statistics() async throws -> LeaderStatistics {
+    try await loop.submit { _ in engine.value.statistics() }
+  }
+
+  /// Tells followers the leader is going (`BYE`), closes the sockets and ends the I/O thread.
+  /// The store stays usable as a local store.
+  public func stop() async {
+    store.setReductionObserver(nil)
+    _ = try? await loop.submit { _ in engine.value.stop() }
+    await loop.shutdown()
+  }
+
+  /// The store's reduction observer: diffs each reduction, records it in the history, and wakes
+  /// the loop to publish once per batch.
+  private static func recorder(
+    history: LeaderHistory<State>, registry: ActionRegistry, loop: IOLoop,
+    engine: LoopBound<LeaderEngine<State>>
+  ) -> ReductionObserver<State> {
+    { action, old, new, context in
+      guard let old else { return }
+      var differ = StateDiffer()
+      let patch: JSONPatch
+      do {
+        patch = try differ.patch(from: old, to: new)
+      } catch {
+        fatalError("Tandem: the leader's state cannot be encoded canonically: \(error)")
+      }
+      let origin = context as? Origin ?? .leader
+      let tag = registry.tag(of: action) ?? ""
+      let (_, wakeLoop) = history.record(
+        origin: origin, tag: tag, patch: patch.jsonValue.canonicalBytes(), state: new)
+      if wakeLoop {
+        loop.execute { _ in engine.value.flush() }
+      }
+    }
+  }
+}
