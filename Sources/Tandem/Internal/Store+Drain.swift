@@ -1,0 +1,190 @@
+/// How the store admits a unit of work: the drain protocol.
+///
+/// One thread at a time is the drainer. A thread that submits work while no one drains becomes
+/// the drainer: it performs its work, then everything queued meanwhile, and returns when the
+/// queue is empty. Work submitted from another thread while a drain runs is queued and that
+/// thread waits until the drainer has performed it. Work submitted by the drainer itself (from a
+/// subscriber or a middleware it runs) is queued and performed after the current notification
+/// round, before the drainer returns. The mutex is held only to move work and state in and out.
+enum Admission: Sendable {
+  /// No one was draining: the caller is now the drainer.
+  case drain
+  /// Queued for the drainer, which is the calling thread.
+  case queued
+  /// Queued for the drainer on another thread; wait on the wakeup.
+  case wait(Wakeup)
+  /// The calling thread is running a reducer: a programmer error.
+  case insideReducer
+  /// An interceptor is installed: ask it first.
+  case intercept(DispatchInterceptor)
+}
+
+extension StoreCore {
+  /// Admits `work` submitted by `thread` (see ``Admission``).
+  mutating func admit(
+    _ work: StoreWork, from thread: ThreadIdentity, intercept: Bool
+  ) -> Admission {
+    if intercept, let interceptor = dispatchInterceptor {
+      return .intercept(interceptor)
+    }
+    guard let drainer else {
+      self.drainer = thread
+      return .drain
+    }
+    if drainer == thread {
+      if reducing { return .insideReducer }
+      queue.append(PendingWork(work: work, done: nil))
+      return .queued
+    }
+    let wakeup = Wakeup()
+    queue.append(PendingWork(work: work, done: wakeup))
+    return .wait(wakeup)
+  }
+}
+
+extension Store {
+  /// Submits `work` to the drain protocol; `intercept` asks the dispatch interceptor first.
+  @usableFromInline func submit(_ work: StoreWork, intercept: Bool) {
+    let thread = ThreadIdentity.current
+    var admission = core.withLock { $0.admit(work, from: thread, intercept: intercept) }
+    if case .intercept(let interceptor) = admission {
+      if case .action(let action) = work, interceptor(action) { return }
+      admission = core.withLock { $0.admit(work, from: thread, intercept: false) }
+    }
+    switch admission {
+    case .drain:
+      drain(startingWith: work)
+    case .queued:
+      return
+    case .wait(let wakeup):
+      wakeup.wait()
+    case .insideReducer:
+      Self.trapInsideReducer(work)
+    case .intercept:
+      preconditionFailure("Tandem: an interceptor was asked twice")
+    }
+  }
+
+  private static func trapInsideReducer(_ work: StoreWork) -> Never {
+    switch work {
+    case .action(let action):
+      fatalError(
+        "Tandem: a reducer dispatched \(action). Reducers must be pure functions of the state "
+          + "and the action; dispatch from a middleware, a thunk or a subscriber instead.")
+    case .subscription:
+      fatalError("Tandem: a reducer subscribed to the store. Reducers must not touch the store.")
+    case .replacement:
+      fatalError("Tandem: a reducer replaced the store's state. Reducers must not touch the store.")
+    }
+  }
+
+  /// Performs `first`, then queued work in order, until the queue is empty.
+  private func drain(startingWith first: StoreWork) {
+    var current = PendingWork(work: first, done: nil)
+    while true {
+      perform(current.work)
+      let next: PendingWork? = core.withLock { core in
+        if let next = core.queue.popFirst() { return next }
+        core.drainer = nil
+        return nil
+      }
+      current.done?.signal()
+      guard let next else { return }
+      current = next
+    }
+  }
+
+  private func perform(_ work: StoreWork) {
+    switch work {
+    case .action(let action):
+      apply(action)
+    case .replacement(let value):
+      guard let state = value as? State else {
+        preconditionFailure("Tandem: a replacement state of type \(type(of: value))")
+      }
+      let subscriptions = core.withLock { core in
+        storage = state
+        return core.subscriptions
+      }
+      notify(subscriptions, of: state)
+    case .subscription(let box):
+      install(box)
+    }
+  }
+
+  /// Reduces `action` with the state moved out of `storage`, so an in-place reducer mutates it
+  /// without copying; then puts it back, calls the observer and notifies subscribers.
+  private func apply(_ action: any Action) {
+    let observer = core.withLock { core in
+      core.reducing = true
+      return reductionObserver
+    }
+    // From here until `reducing` is false again, `storage` belongs to this thread alone.
+    var state = storage.take()
+    let oldState = observer == nil ? nil : state
+    if let reduce = inPlaceReducer {
+      guard var value = state.take() else {
+        preconditionFailure("Tandem: a store with an in-place reducer has no state")
+      }
+      reduce(&value, action)
+      state = consume value
+    } else if let reduce = returningReducer {
+      state = reduce(action, state)
+    }
+    storage = consume state
+    var readers: [Wakeup] = []
+    let subscriptions = core.withLock { core in
+      core.reducing = false
+      swap(&readers, &core.readers)
+      return core.subscriptions
+    }
+    for reader in readers {
+      reader.signal()
+    }
+    guard observer != nil || !subscriptions.isEmpty, let newState = storage else { return }
+    observer?(action, oldState, newState)
+    notify(subscriptions, of: newState)
+  }
+
+  /// Adds `box` at the end of the subscriptions (replacing the same subscriber's earlier one)
+  /// and sends it the current state.
+  private func install(_ box: AnySubscriptionBox) {
+    let installed = core.withLock { core in
+      guard !box.isCancelled else { return false }
+      for earlier in core.subscriptions where earlier.id == box.id {
+        earlier.cancel()
+      }
+      core.subscriptions.removeAll { $0.id == box.id }
+      core.subscriptions.append(box)
+      return true
+    }
+    if installed, let state = storage {
+      notify([box], of: state)
+    }
+  }
+
+  /// Notifies `subscriptions` in order, then drops those whose subscriber was released.
+  private func notify(_ subscriptions: [AnySubscriptionBox], of state: State) {
+    var released = false
+    for box in subscriptions {
+      // Every box of this store was made by `_subscribe` for its state type.
+      if !unsafeDowncast(box, to: SubscriptionBox<State>.self).notify(state) {
+        released = true
+      }
+    }
+    if released {
+      core.withLock { core in core.subscriptions.removeAll { $0.isReleased } }
+    }
+  }
+
+  /// The middleware chain for `middleware`, ending in `_defaultDispatch`; `nil` when empty.
+  func makeDispatchFunction(_ middleware: [Middleware<State>]) -> DispatchFunction? {
+    guard !middleware.isEmpty else { return nil }
+    let dispatch: DispatchFunction = { [weak self] action in self?.dispatch(action) }
+    let getState: @Sendable () -> State? = { [weak self] in self?.state }
+    let last: DispatchFunction = { [weak self] action in self?._defaultDispatch(action: action) }
+    return middleware.reversed().reduce(last) { next, middleware in
+      middleware(dispatch, getState)(next)
+    }
+  }
+}

@@ -1,0 +1,46 @@
+import Synchronization
+
+/// A subscriber held weakly, with its identity and whether its subscription was ended.
+///
+/// The store's bookkeeping holds these untyped; each is a ``SubscriptionBox`` of the store's
+/// state type.
+@usableFromInline class AnySubscriptionBox: @unchecked Sendable {
+  /// The subscriber's identity: subscribing the same object again replaces its box.
+  let id: ObjectIdentifier
+  private weak var subscriber: AnyObject?
+  private let cancelled = Atomic<Bool>(false)
+
+  init(subscriber: AnyObject) {
+    self.id = ObjectIdentifier(subscriber)
+    self.subscriber = subscriber
+  }
+
+  /// Whether the subscriber has been released.
+  final var isReleased: Bool { subscriber == nil }
+
+  /// Whether the subscription was ended by `unsubscribe` or replaced.
+  final var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+
+  /// Ends the subscription: no notification starts after this returns.
+  final func cancel() {
+    cancelled.store(true, ordering: .releasing)
+  }
+}
+
+/// A subscription box with the root of its subscription chain, whose last step calls the
+/// subscriber.
+@usableFromInline final class SubscriptionBox<State>: AnySubscriptionBox, @unchecked Sendable {
+  /// Only the draining thread sends through it, one notification at a time.
+  private let root: Subscription<State>
+
+  @usableFromInline init(subscriber: AnyObject, root: Subscription<State>) {
+    self.root = root
+    super.init(subscriber: subscriber)
+  }
+
+  /// Sends `state` down the chain; false when the subscriber is gone and the box can be dropped.
+  func notify(_ state: State) -> Bool {
+    if isCancelled { return true }
+    return root.send(state, deliver: true)
+  }
+}

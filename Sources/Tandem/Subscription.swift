@@ -1,0 +1,109 @@
+/// A chain of steps that selects and filters what a subscriber receives from a store.
+///
+/// A subscription is built in the `transform` closure of ``Store/subscribe(_:transform:)``:
+///
+/// ```swift
+/// store.subscribe(subscriber) { subscription in
+///   subscription
+///     .select { $0.todos }
+///     .skipRepeats { $0.count == $1.count }
+/// }
+/// ```
+///
+/// Each step compares a state's value with the value the same step computed for the previous
+/// state, as ReSwift does. Tandem gets the previous value from the step itself instead of keeping
+/// the previous whole state, so the store's state stays uniquely referenced and in-place reducers
+/// do not copy it. Steps that keep values are ``skipRepeats(_:)`` and the filters built on it;
+/// they keep the last value they were given, and every step sees every state, even when an
+/// earlier step filtered it out, so that comparison is always with the previous state.
+///
+/// Selector and filter closures run on the thread that drains the store, one notification at a
+/// time, so they need not be `Sendable`; they should be pure and fast.
+///
+/// The steps are `@inlinable`, so the closures of a chain are specialized for the concrete
+/// types where the subscription is made (an unspecialized `==` on an array compares element by
+/// element through witness tables, many times slower).
+public final class Subscription<State> {
+  /// The next step: receives every value, with whether it is to be delivered, and returns
+  /// false once the subscriber is gone. Set once while the chain is built, before the store
+  /// sees the chain; then only the draining thread calls it, one notification at a time, hence
+  /// no exclusivity checks.
+  @exclusivity(unchecked) @usableFromInline var observer:
+    ((_ value: State, _ deliver: Bool) -> Bool)?
+
+  @usableFromInline init() {}
+
+  /// Passes `value` down the chain; `deliver` is false when an earlier step filtered it out.
+  /// Returns false once the subscriber is gone.
+  @inlinable func send(_ value: State, deliver: Bool) -> Bool {
+    observer?(value, deliver) ?? true
+  }
+
+  /// A subscription to the value `selector` computes from each state.
+  @inlinable public func select<Substate>(
+    _ selector: @escaping (State) -> Substate
+  ) -> Subscription<Substate> {
+    let next = Subscription<Substate>()
+    observer = { value, deliver in
+      next.send(selector(value), deliver: deliver)
+    }
+    return next
+  }
+
+  /// A subscription to the value at `keyPath` in each state.
+  @inlinable public func select<Substate>(
+    _ keyPath: KeyPath<State, Substate>
+  ) -> Subscription<Substate> {
+    select { $0[keyPath: keyPath] }
+  }
+
+  /// A subscription that skips a value when `isRepeat(previous, new)` is true.
+  ///
+  /// The first value (the one sent when subscribing) always passes.
+  @inlinable public func skipRepeats(
+    _ isRepeat: @escaping (_ oldState: State, _ newState: State) -> Bool
+  ) -> Subscription<State> {
+    let next = Subscription<State>()
+    let previous = PreviousValue<State>()
+    observer = { value, deliver in
+      var pass = deliver
+      if pass, let old = previous.value, isRepeat(old, value) {
+        pass = false
+      }
+      previous.value = value
+      return next.send(value, deliver: pass)
+    }
+    return next
+  }
+
+  /// A subscription that skips a value when `when(previous, new)` is true; same as
+  /// ``skipRepeats(_:)``.
+  @inlinable public func skip(
+    when: @escaping (_ oldState: State, _ newState: State) -> Bool
+  ) -> Subscription<State> {
+    skipRepeats(when)
+  }
+
+  /// A subscription that passes a value only when `when(previous, new)` is true.
+  @inlinable public func only(
+    when: @escaping (_ oldState: State, _ newState: State) -> Bool
+  ) -> Subscription<State> {
+    skipRepeats { !when($0, $1) }
+  }
+}
+
+extension Subscription where State: Equatable {
+  /// A subscription that skips a value equal to the previous one.
+  @inlinable public func skipRepeats() -> Subscription<State> {
+    skipRepeats(==)
+  }
+}
+
+/// The value a ``Subscription/skipRepeats(_:)`` step saw for the previous state.
+///
+/// Only the draining thread touches it, one notification at a time, hence no exclusivity checks.
+@usableFromInline final class PreviousValue<Value> {
+  @exclusivity(unchecked) @usableFromInline var value: Value?
+
+  @usableFromInline init() {}
+}
