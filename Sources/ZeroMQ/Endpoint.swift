@@ -13,11 +13,11 @@ public struct Endpoint: Hashable, Sendable, CustomStringConvertible,
   /// The endpoint in libzmq's syntax: `transport://address`.
   public var description: String
 
-  /// An endpoint from its libzmq spelling, such as `"tcp://127.0.0.1:5555"`.
+  /// Parses an endpoint in libzmq's spelling, such as `"tcp://127.0.0.1:5555"`.
   ///
   /// Returns `nil` when the text has no `transport://` prefix or names a transport other than
   /// tcp, ipc, inproc, pgm, epgm or vmci.
-  public init?(_ text: String) {
+  public init?(parsing text: String) {
     guard let separator = Endpoint.separator(in: text), !text[separator.upperBound...].isEmpty
     else { return nil }
     let transport = text[..<separator.lowerBound]
@@ -27,7 +27,7 @@ public struct Endpoint: Hashable, Sendable, CustomStringConvertible,
 
   /// An endpoint from a string literal; traps when the literal is not a valid endpoint.
   public init(stringLiteral text: String) {
-    guard let endpoint = Endpoint(text) else {
+    guard let endpoint = Endpoint(parsing: text) else {
       preconditionFailure("'\(text)' is not a ZeroMQ endpoint (transport://address)")
     }
     self = endpoint

@@ -90,7 +90,7 @@ public final class Socket {
   public var lastEndpoint: Endpoint {
     get throws(ZMQError) {
       let text = try get(.lastEndpoint)
-      guard let endpoint = Endpoint(text) else {
+      guard let endpoint = Endpoint(parsing: text) else {
         throw ZMQError(code: .invalidArgument, call: "zmq_getsockopt(ZMQ_LAST_ENDPOINT)")
       }
       return endpoint
