@@ -67,7 +67,7 @@ extension ParserCore {
           throw failure(.invalidUTF8)
         }
       }
-      throw failure(.unexpectedEnd)
+      throw failure(.unexpectedEnd, at: input.count)
     }
     let second = input[offset + 1]
     guard second >= low, second <= high else { throw failure(.invalidUTF8) }
