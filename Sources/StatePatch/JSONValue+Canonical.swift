@@ -37,7 +37,7 @@ extension JSONValue {
   }
 
   /// 64-bit FNV-1a of `bytes`.
-  static func fnv1a(_ bytes: [UInt8]) -> UInt64 {
+  public static func fnv1a(_ bytes: [UInt8]) -> UInt64 {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for byte in bytes {
       hash ^= UInt64(byte)

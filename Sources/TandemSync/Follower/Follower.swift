@@ -58,7 +58,7 @@ public final class Follower<State: Codable & Sendable>: Sendable {
   ///   unanswered, ``FollowerError/unregisteredAction(_:)`` for a type the registry lacks.
   public func send(_ action: some Action) throws(FollowerError) -> Receipt {
     let encoded: (tag: String, payload: [UInt8])
-    do {
+    do throws(ActionRegistryError) {
       encoded = try registry.encode(action)
     } catch {
       throw .unregisteredAction(error.description)
@@ -69,6 +69,11 @@ public final class Follower<State: Codable & Sendable>: Sendable {
   /// The replica's position and counters.
   public func statistics() async throws -> FollowerStatistics {
     try await core.statistics()
+  }
+
+  /// Drops the connection and joins again, as after a network failure (for tests).
+  func forceReconnect() async throws {
+    try await core.forceReconnect()
   }
 
   /// Stops following; unresolved receipts fail with ``FollowerError/stopped``. The store keeps

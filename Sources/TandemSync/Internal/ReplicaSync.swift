@@ -104,6 +104,10 @@ struct ReplicaSync {
     switch (phase, update) {
     case (.greeting, _):
       return []
+    case (.awaitingUpdate, _) where epoch != nil && update.epoch == epoch:
+      // Rejoining the history the replica already follows: catch up instead of a snapshot.
+      phase = .live
+      return received(update, now: now)
     case (.awaitingUpdate, .delta(let messageEpoch, let delta)):
       buffer(delta, of: messageEpoch)
       return requestSnapshot()
@@ -244,5 +248,14 @@ struct ReplicaSync {
     clearBuffer()
     if let delta, let deltaEpoch { buffer(delta, of: deltaEpoch) }
     return requestSnapshot()
+  }
+}
+
+extension UpdateMessage {
+  /// The epoch the message belongs to.
+  var epoch: Epoch {
+    switch self {
+    case .delta(let epoch, _), .heartbeat(let epoch, _, _), .bye(let epoch, _): epoch
+    }
   }
 }

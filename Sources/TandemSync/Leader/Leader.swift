@@ -82,13 +82,15 @@ public final class Leader<State: Codable & Sendable>: Sendable {
 
   /// The leader's counters and its followers, as of now.
   public func statistics() async throws -> LeaderStatistics {
-    try await loop.submit { _ in engine.value.statistics() }
+    let engine = self.engine
+    return try await loop.submit { _ in engine.value.statistics() }
   }
 
   /// Tells followers the leader is going (`BYE`), closes the sockets and ends the I/O thread.
   /// The store stays usable as a local store.
   public func stop() async {
     store.setReductionObserver(nil)
+    let engine = self.engine
     _ = try? await loop.submit { _ in engine.value.stop() }
     await loop.shutdown()
   }

@@ -1,3 +1,5 @@
+import Tandem
+
 /// How a ``Leader`` binds, paces and bounds itself.
 ///
 /// ```swift

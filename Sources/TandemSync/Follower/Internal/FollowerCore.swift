@@ -75,12 +75,20 @@ final class FollowerCore<Model: ReplicaModel>: Sendable {
 
   /// The replica's position and the follower's counters.
   func statistics() async throws -> FollowerStatistics {
-    try await loop.submit { _ in engine.value.statistics() }
+    let engine = self.engine
+    return try await loop.submit { _ in engine.value.statistics() }
+  }
+
+  /// Drops the connection and joins again, as after a network failure (for tests).
+  func forceReconnect() async throws {
+    let engine = self.engine
+    try await loop.submit { _ in engine.value.reconnect(because: "requested") }
   }
 
   /// Stops following: pending receipts fail with ``FollowerError/stopped``; the store keeps the
   /// last state.
   func stop() async {
+    let engine = self.engine
     _ = try? await loop.submit { _ in engine.value.stop() }
     await loop.shutdown()
   }

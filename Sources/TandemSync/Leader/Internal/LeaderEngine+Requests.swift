@@ -98,7 +98,8 @@ extension LeaderEngine {
       seen(client, at: sequence)
       reply(to: routingID, .pong(epoch, sequence: published.sequence), now: true)
     case .stats:
-      let document = (try? StateEncoder().encoded(statistics()).canonicalBytes()) ?? Frame()
+      var encoder = StateEncoder()
+      let document = (try? encoder.encode(statistics()).canonicalBytes()) ?? Frame()
       reply(to: routingID, .stats(document: document), now: true)
     }
   }
@@ -140,7 +141,7 @@ extension LeaderEngine {
   /// Decodes, validates and dispatches one action; the sequence it took effect at, or why not.
   private func apply(_ forwarded: ForwardedAction, origin: Origin) -> Result<UInt64, Rejection> {
     let action: any Action
-    do {
+    do throws(ActionRegistryError) {
       action = try registry.decode(tag: forwarded.tag, payload: forwarded.payload)
     } catch {
       return .failure(Rejection(error))

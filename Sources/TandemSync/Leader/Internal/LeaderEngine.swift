@@ -99,7 +99,7 @@ final class LeaderEngine<State: Codable & Sendable> {
     } catch {
       fatalError("Tandem: the leader's state cannot be encoded canonically: \(error)")
     }
-    let encoded = (published.sequence, document, CanonicalHash.fnv1a(document))
+    let encoded = (published.sequence, document, JSONValue.fnv1a(document))
     snapshotCache = encoded
     counters.snapshotsEncoded += 1
     return encoded

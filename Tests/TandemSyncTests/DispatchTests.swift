@@ -1,0 +1,179 @@
+import StatePatch
+import Tandem
+import Testing
+import ZeroMQ
+
+@testable import TandemSync
+
+@Suite("Dispatch: actions flow from followers to the leader, exactly once", .serialized)
+struct DispatchTests {
+  @Test func concurrentSendersOnSeveralFollowersAreAppliedOnceInOrder() async throws {
+    let leader = try await makeLeader()
+    var followers: [Follower<TestState>] = []
+    for _ in 0..<3 { followers.append(try await makeFollower(leader)) }
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for follower in followers {
+        for sender in 0..<2 {
+          group.addTask {
+            let client = "\(follower.clientID)-\(sender)"
+            for value in 0..<150 {
+              let sequence = try await follower.send(Record(client: client, value: value)).applied()
+              // Read-your-writes: the replica shows the action once its receipt resolves.
+              #expect(follower.store.state.log[client]?.last == value)
+              #expect(try await follower.statistics().sequence >= sequence)
+            }
+          }
+        }
+      }
+      try await group.waitForAll()
+    }
+    let log = leader.store.state.log
+    #expect(log.count == 6)
+    for (client, values) in log {
+      #expect(values == Array(0..<150), "\(client) applied \(values.count) actions")
+    }
+    for follower in followers {
+      await eventually("every replica equals the leader") { follower.store.state == leader.store.state }
+      await follower.stop()
+    }
+    await leader.stop()
+  }
+
+  @Test func plainDispatchIsForwardedToo() async throws {
+    let leader = try await makeLeader()
+    let follower = try await makeFollower(leader)
+    for _ in 0..<20 { follower.store.dispatch(Increment(by: 2)) }
+    await eventually("the leader applied 20 increments") { leader.store.state.counter == 40 }
+    await eventually("the replica shows them") { follower.store.state.counter == 40 }
+    await follower.stop()
+    await leader.stop()
+  }
+
+  @Test func everyRejectionReasonReachesTheSender() async throws {
+    let leader = try await makeLeader()
+    let follower = try await makeFollower(leader)
+    let json = try await JSONFollower(
+      configuration: FollowerConfiguration(leader: leader.controlEndpoint))
+
+    func rejection(_ receipt: Receipt) async -> Rejection.Code? {
+      do {
+        _ = try await receipt.applied()
+        return nil
+      } catch {
+        guard case .rejected(let rejection) = error else { return nil }
+        return rejection.code
+      }
+    }
+    #expect(await rejection(try follower.send(Forbidden())) == .refused)
+    #expect(await rejection(try follower.send(Swallowed())) == .refused)
+    #expect(await rejection(try json.send(tag: "no.such.tag", payload: [:])) == .unknownTag)
+    #expect(
+      await rejection(try json.send(tag: "test.increment", payload: ["by": "many"])) == .undecodable)
+    // A rejected action uses its number up: the next one applies.
+    #expect(try await json.send(tag: "test.increment", payload: ["by": 5]).applied() > 0)
+    #expect(try await follower.send(Increment()).applied() > 0)
+    #expect(leader.store.state.counter == 6)
+    #expect(throws: FollowerError.self) { try follower.send(NotRegistered()) }
+    await json.stop()
+    await follower.stop()
+    await leader.stop()
+  }
+
+  @Test func theLeaderAppliesOnlyTheNextNumberAndAnswersDuplicates() async throws {
+    let leader = try await makeLeader()
+    let client = RawClient(endpoint: leader.controlEndpoint)
+    defer { client.close() }
+    func dispatch(_ number: UInt64) throws -> ControlReply {
+      try client.request(
+        .dispatch(
+          ForwardedAction(
+            client: "raw", number: number, tag: "test.increment", payload: Array(#"{"by":1}"#.utf8))))
+    }
+    guard case .ack(_, 1, _, let first) = try dispatch(1) else {
+      Issue.record("expected an ACK")
+      return
+    }
+    #expect(try dispatch(1) == .ack(client: "raw", number: 1, leader.epoch, sequence: first))
+    guard case .reject(_, 3, let gap) = try dispatch(3) else {
+      Issue.record("expected a REJECT")
+      return
+    }
+    #expect(gap.code == .outOfOrder)
+    guard case .ack(_, 2, _, _) = try dispatch(2) else {
+      Issue.record("expected an ACK")
+      return
+    }
+    guard case .ack = try dispatch(3) else {
+      Issue.record("expected an ACK")
+      return
+    }
+    #expect(leader.store.state.counter == 3)
+    await leader.stop()
+  }
+
+  @Test func aFullOutboxRefusesAtOnce() async throws {
+    let leader = try await makeLeader()
+    let follower = try await makeFollower(leader) { $0.outboxCapacity = 3 }
+    await leader.stop()
+    for _ in 0..<3 { _ = try follower.send(Increment()) }
+    #expect(throws: FollowerError.outboxFull(capacity: 3)) { try follower.send(Increment()) }
+    await follower.stop()
+  }
+
+  @Test func unansweredActionsAreResentAfterAReconnectAndAppliedOnce() async throws {
+    let path = "ipc:///tmp/tandem-test-\(FollowerConfiguration.randomClientID())"
+    let leader = try await makeLeader {
+      $0.control = path + "-control"
+      $0.updates = path + "-updates"
+    }
+    let follower = try await makeFollower(leader)
+    var receipts: [Receipt] = []
+    for value in 0..<200 {
+      receipts.append(try follower.send(Record(client: "burst", value: value)))
+      if value == 100 { try await follower.forceReconnect() }
+    }
+    for receipt in receipts { _ = try await receipt.applied() }
+    #expect(leader.store.state.log["burst"] == Array(0..<200))
+    await follower.stop()
+    await leader.stop()
+  }
+
+  @Test func aRestartedFollowerWithAStableIDContinuesItsNumbering() async throws {
+    let leader = try await makeLeader()
+    let first = try await makeFollower(leader) { $0.clientID = "stable" }
+    for value in 0..<5 { _ = try await first.send(Record(client: "stable", value: value)).applied() }
+    await first.stop()
+    let second = try await makeFollower(leader) { $0.clientID = "stable" }
+    _ = try await second.send(Record(client: "stable", value: 5)).applied()
+    #expect(leader.store.state.log["stable"] == Array(0..<6))
+    await second.stop()
+    await leader.stop()
+  }
+}
+
+struct NotRegistered: Action, Codable {}
+
+/// A bare DEALER speaking the control protocol, for tests at the protocol level.
+final class RawClient {
+  let context = Context()
+  let socket: Socket
+
+  init(endpoint: String) {
+    socket = try! Socket(context, .dealer)
+    try! socket.set(.linger, .zero)
+    try! socket.connect(Endpoint(endpoint)!)
+  }
+
+  /// Sends `request` and waits (at most 5 s) for the reply.
+  func request(_ request: ControlRequest) throws -> ControlReply {
+    try socket.send(parts: request.frames)
+    guard let parts = try socket.receiveParts(wait: .timeout(.seconds(5))) else {
+      throw ProtocolViolation("no reply within 5 s")
+    }
+    return try ControlReply(frames: parts)
+  }
+
+  func close() {
+    socket.close()
+  }
+}
