@@ -6,12 +6,12 @@ public struct PollEvents: OptionSet, Sendable, Hashable {
   public var rawValue: Int16
 
   /// Events from their libzmq bits.
-  public init(rawValue: Int16) { self.rawValue = rawValue }
+  @inlinable public init(rawValue: Int16) { self.rawValue = rawValue }
 
   /// `ZMQ_POLLIN`: at least one message can be received without blocking.
-  public static let readable = PollEvents(rawValue: Int16(ZMQ_POLLIN))
+  @inlinable public static var readable: PollEvents { PollEvents(rawValue: Int16(ZMQ_POLLIN)) }
   /// `ZMQ_POLLOUT`: at least one message can be sent without blocking.
-  public static let writable = PollEvents(rawValue: Int16(ZMQ_POLLOUT))
+  @inlinable public static var writable: PollEvents { PollEvents(rawValue: Int16(ZMQ_POLLOUT)) }
   /// `ZMQ_POLLERR`: an error condition (reported for plain file descriptors only).
-  public static let error = PollEvents(rawValue: Int16(ZMQ_POLLERR))
+  @inlinable public static var error: PollEvents { PollEvents(rawValue: Int16(ZMQ_POLLERR)) }
 }
