@@ -4,18 +4,23 @@ import Testing
 /// The seeds the property tests run; each is printed with any failure so it can be replayed.
 private let seeds: [UInt64] = Array(1...400)
 
-/// Checks, for one pair of states, every promise of a diff: it applies to the canonical JSON of
-/// `old` and gives exactly the canonical JSON of `new`, and a replica patched with it holds `new`.
+/// Checks, for one pair of states, every promise of a diff: sent as RFC 6902 bytes and read back,
+/// it applies to the canonical JSON of `old` and gives exactly the canonical bytes of `new`, and
+/// a replica patched with it holds `new`.
 private func checkRoundTrip(
   _ old: TestState, _ new: TestState, seed: UInt64, sourceLocation: SourceLocation = #_sourceLocation
 ) throws {
   var encoder = StateEncoder()
   var differ = StateDiffer()
-  let patch = try differ.patch(from: old, to: new)
-  var document = try encoder.encode(old)
+  let sent = try differ.patch(from: old, to: new)
+  let patch = try JSONPatch(json: try JSONParser().parse(sent.canonicalBytes()))
+  #expect(patch == sent, "seed \(seed)", sourceLocation: sourceLocation)
+  var document = try JSONParser().parse(try encoder.encode(old).canonicalBytes())
   try document.apply(patch)
   let expected = try encoder.encode(new)
-  #expect(document == expected, "seed \(seed): patch \(patch)", sourceLocation: sourceLocation)
+  #expect(
+    document.canonicalBytes() == expected.canonicalBytes(), "seed \(seed): patch \(patch)",
+    sourceLocation: sourceLocation)
 
   var replica = try StateReplica(old)
   try replica.apply(patch)

@@ -16,7 +16,7 @@ private struct Key: Codable, Hashable {
   var a: Int
 }
 
-@Test func objectMembersAreSortedByUTF8Bytes() throws {
+@Test func encodedObjectMembersAreSortedByUTF8Bytes() throws {
   let json = try encode(["b": 1, "a": 2, "é": 3, "Z": 4])
   guard case .object(let object) = json else {
     Issue.record("not an object: \(json)")

@@ -58,7 +58,7 @@ struct TestState: Codable, Equatable {
 }
 
 /// SplitMix64: a small, fast generator whose sequence depends only on its seed.
-struct SeededGenerator: RandomNumberGenerator {
+struct StateRandom: RandomNumberGenerator {
   private var state: UInt64
 
   init(seed: UInt64) {

@@ -2,10 +2,10 @@ import StatePatch
 
 /// Random states and random mutations of them, all drawn from one seeded generator.
 struct StateGenerator {
-  var random: SeededGenerator
+  var random: StateRandom
 
   init(seed: UInt64) {
-    random = SeededGenerator(seed: seed)
+    random = StateRandom(seed: seed)
   }
 
   mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &random) }
