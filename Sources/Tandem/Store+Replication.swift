@@ -1,8 +1,11 @@
 /// Called by the drainer after each reducer application, before subscribers are notified.
 ///
-/// `oldState` is `nil` only for the init action of a store created without a state.
+/// `oldState` is `nil` only for the init action of a store created without a state; `context`
+/// is the one the action was dispatched in (``Store/dispatch(_:context:)``), if any.
 package typealias ReductionObserver<State> =
-  @Sendable (_ action: any Action, _ oldState: State?, _ newState: State) -> Void
+  @Sendable (
+    _ action: any Action, _ oldState: State?, _ newState: State, _ context: (any Sendable)?
+  ) -> Void
 
 /// Sees each action after the middleware; returns `true` when it has taken the action (so the
 /// store does not reduce it), `false` to let the store reduce it.
@@ -19,6 +22,24 @@ extension Store {
   /// reduction observer runs.
   package func replaceState(_ newState: State) {
     submit(.replacement(newState), intercept: false)
+  }
+
+  /// Dispatches `action` like ``dispatch(_:)``, tagging it and every action dispatched on this
+  /// thread until it returns (by middleware or thunks, synchronously) with `context`, which the
+  /// reduction observer receives. The leader passes the origin of a follower's action this way.
+  package func dispatch(_ action: any Action, context: any Sendable) {
+    let thread = ThreadIdentity.current
+    let outer = core.withLock { $0.dispatchContexts.updateValue(context, forKey: thread) }
+    defer {
+      core.withLock { core in
+        if let outer {
+          core.dispatchContexts[thread] = outer
+        } else {
+          core.dispatchContexts.removeValue(forKey: thread)
+        }
+      }
+    }
+    dispatch(action)
   }
 
   /// Installs (or with `nil` removes) the observer the drainer calls after each reducer

@@ -174,7 +174,7 @@ open class Store<State: Sendable>: StoreType, @unchecked Sendable {
   /// it (see ``dispatch(_:)`` for when it returns).
   // swift-format-ignore: AlwaysUseLowerCamelCase
   open func _defaultDispatch(action: any Action) {
-    submit(.action(action), intercept: true)
+    submit(.action(action, context: nil), intercept: true)
   }
 
   /// Subscribes `subscriber` to the whole state.

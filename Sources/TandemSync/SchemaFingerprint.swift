@@ -9,10 +9,13 @@ import Tandem
 /// instead of corrupting its replica. ``JSONFollower`` sends `*`, which any leader accepts.
 public enum SchemaFingerprint {
   /// The fingerprint of `state` with `registry` at `version`, as 16 hexadecimal digits.
-  public static func of<State>(_ state: State.Type, registry: ActionRegistry, version: String)
+  public static func of<State>(
+    _ state: State.Type, registry: ActionRegistry, version: String
+  )
     -> String
   {
-    let text = "state:\(String(reflecting: state))\nactions:\(registry.fingerprint)\nversion:\(version)"
+    let text =
+      "state:\(String(reflecting: state))\nactions:\(registry.fingerprint)\nversion:\(version)"
     let hash = JSONValue.string(text).canonicalHash()
     let digits = String(hash, radix: 16)
     return String(repeating: "0", count: 16 - digits.count) + digits

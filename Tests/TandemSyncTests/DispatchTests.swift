@@ -33,7 +33,9 @@ struct DispatchTests {
       #expect(values == Array(0..<150), "\(client) applied \(values.count) actions")
     }
     for follower in followers {
-      await eventually("every replica equals the leader") { follower.store.state == leader.store.state }
+      await eventually("every replica equals the leader") {
+        follower.store.state == leader.store.state
+      }
       await follower.stop()
     }
     await leader.stop()
@@ -68,7 +70,8 @@ struct DispatchTests {
     #expect(await rejection(try follower.send(Swallowed())) == .refused)
     #expect(await rejection(try json.send(tag: "no.such.tag", payload: [:])) == .unknownTag)
     #expect(
-      await rejection(try json.send(tag: "test.increment", payload: ["by": "many"])) == .undecodable)
+      await rejection(try json.send(tag: "test.increment", payload: ["by": "many"])) == .undecodable
+    )
     // A rejected action uses its number up: the next one applies.
     #expect(try await json.send(tag: "test.increment", payload: ["by": 5]).applied() > 0)
     #expect(try await follower.send(Increment()).applied() > 0)
@@ -87,7 +90,8 @@ struct DispatchTests {
       try client.request(
         .dispatch(
           ForwardedAction(
-            client: "raw", number: number, tag: "test.increment", payload: Array(#"{"by":1}"#.utf8))))
+            client: "raw", number: number, tag: "test.increment", payload: Array(#"{"by":1}"#.utf8))
+        ))
     }
     guard case .ack(_, 1, _, let first) = try dispatch(1) else {
       Issue.record("expected an ACK")
@@ -141,7 +145,9 @@ struct DispatchTests {
   @Test func aRestartedFollowerWithAStableIDContinuesItsNumbering() async throws {
     let leader = try await makeLeader()
     let first = try await makeFollower(leader) { $0.clientID = "stable" }
-    for value in 0..<5 { _ = try await first.send(Record(client: "stable", value: value)).applied() }
+    for value in 0..<5 {
+      _ = try await first.send(Record(client: "stable", value: value)).applied()
+    }
     await first.stop()
     let second = try await makeFollower(leader) { $0.clientID = "stable" }
     _ = try await second.send(Record(client: "stable", value: 5)).applied()
@@ -161,7 +167,7 @@ final class RawClient {
   init(endpoint: String) {
     socket = try! Socket(context, .dealer)
     try! socket.set(.linger, .zero)
-    try! socket.connect(Endpoint(endpoint)!)
+    try! socket.connect(Endpoint(parsing: endpoint)!)
   }
 
   /// Sends `request` and waits (at most 5 s) for the reply.

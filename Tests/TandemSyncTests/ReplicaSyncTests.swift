@@ -181,7 +181,8 @@ struct ReplicaSyncTests {
     var sync = live(at: 10)
     _ = sync.connected(client: "c", fingerprint: "f", now: now)
     _ = sync.received(
-      .welcome(epoch, sequence: 15, lastNumber: 0, heartbeatMilliseconds: 100, updates: "inproc://u"),
+      .welcome(
+        epoch, sequence: 15, lastNumber: 0, heartbeatMilliseconds: 100, updates: "inproc://u"),
       now: now)
     #expect(
       sync.received(.heartbeat(epoch, sequence: 15, stateHash: 0), now: now) == [

@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
-
+import StatePatch
 import Synchronization
 import Tandem
 import Testing
 
 @testable import TandemSync
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Records every state a subscriber is notified of.
 final class StateLog<Value: Sendable>: StoreSubscriber, Sendable {
@@ -51,7 +52,9 @@ struct ReplicationTests {
     await eventually("the follower shows 3000") { follower.store.state.counter == 3000 }
     let values = seen.all
     #expect(values.last == 3000)
-    #expect(zip(values, values.dropFirst()).allSatisfy { $1 == $0 + 1 }, "round \(round): \(values.prefix(5))...")
+    #expect(
+      zip(values, values.dropFirst()).allSatisfy { $1 == $0 + 1 },
+      "round \(round): \(values.prefix(5))...")
     await follower.stop()
     await leader.stop()
   }
@@ -162,7 +165,7 @@ struct ReplicationTests {
       leader.store.dispatch(Record(client: "a\(value % 3)", value: value))
       leader.store.dispatch(Increment(by: value))
     }
-    await eventually("both followers are at 100") {
+    try await eventually("both followers are at 100") {
       let typedAt = try await typed.statistics().sequence
       let jsonAt = try await json.statistics().sequence
       return typedAt == 100 && jsonAt == 100

@@ -22,8 +22,13 @@ enum Admission: Sendable {
 extension StoreCore {
   /// Admits `work` submitted by `thread` (see ``Admission``).
   mutating func admit(
-    _ work: StoreWork, from thread: ThreadIdentity, intercept: Bool
+    _ work: inout StoreWork, from thread: ThreadIdentity, intercept: Bool
   ) -> Admission {
+    if !dispatchContexts.isEmpty, case .action(let action, .none) = work,
+      let context = dispatchContexts[thread]
+    {
+      work = .action(action, context: context)
+    }
     if intercept, let interceptor = dispatchInterceptor {
       return .intercept(interceptor)
     }
@@ -44,12 +49,13 @@ extension StoreCore {
 
 extension Store {
   /// Submits `work` to the drain protocol; `intercept` asks the dispatch interceptor first.
-  @usableFromInline func submit(_ work: StoreWork, intercept: Bool) {
+  @usableFromInline func submit(_ submitted: StoreWork, intercept: Bool) {
     let thread = ThreadIdentity.current
-    var admission = core.withLock { $0.admit(work, from: thread, intercept: intercept) }
+    var work = submitted
+    var admission = core.withLock { $0.admit(&work, from: thread, intercept: intercept) }
     if case .intercept(let interceptor) = admission {
-      if case .action(let action) = work, interceptor(action) { return }
-      admission = core.withLock { $0.admit(work, from: thread, intercept: false) }
+      if case .action(let action, _) = work, interceptor(action) { return }
+      admission = core.withLock { $0.admit(&work, from: thread, intercept: false) }
     }
     switch admission {
     case .drain:
@@ -67,7 +73,7 @@ extension Store {
 
   private static func trapInsideReducer(_ work: StoreWork) -> Never {
     switch work {
-    case .action(let action):
+    case .action(let action, _):
       fatalError(
         "Tandem: a reducer dispatched \(action). Reducers must be pure functions of the state "
           + "and the action; dispatch from a middleware, a thunk or a subscriber instead.")
@@ -96,8 +102,8 @@ extension Store {
 
   private func perform(_ work: StoreWork) {
     switch work {
-    case .action(let action):
-      apply(action)
+    case .action(let action, let context):
+      apply(action, context: context)
     case .replacement(let value):
       guard let state = value as? State else {
         preconditionFailure("Tandem: a replacement state of type \(type(of: value))")
@@ -114,7 +120,7 @@ extension Store {
 
   /// Reduces `action` with the state moved out of `storage`, so an in-place reducer mutates it
   /// without copying; then puts it back, calls the observer and notifies subscribers.
-  private func apply(_ action: any Action) {
+  private func apply(_ action: any Action, context: (any Sendable)?) {
     let observer = core.withLock { core in
       core.reducing = true
       return reductionObserver
@@ -142,7 +148,7 @@ extension Store {
       reader.signal()
     }
     guard observer != nil || !subscriptions.isEmpty, let newState = storage else { return }
-    observer?(action, oldState, newState)
+    observer?(action, oldState, newState, context)
     notify(subscriptions, of: newState)
   }
 

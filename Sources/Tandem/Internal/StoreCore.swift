@@ -3,8 +3,9 @@
 /// Not generic, like ``StoreCore``: the store's hot path runs unspecialized in client code, and
 /// generic bookkeeping types would cost a runtime metadata lookup at every use.
 @usableFromInline enum StoreWork: Sendable {
-  /// Reduce an action (it has been through the middleware already).
-  case action(any Action)
+  /// Reduce an action (it has been through the middleware already), with the context it was
+  /// dispatched in (``Store/dispatch(_:context:)``), if any.
+  case action(any Action, context: (any Sendable)?)
   /// Replace the whole state (``Store/replaceState(_:)``); holds a `State`.
   case replacement(any Sendable)
   /// Install a subscription and send it the current state.
@@ -35,6 +36,9 @@ struct StoreCore: Sendable {
   var readers: [Wakeup] = []
   /// Sees each action after the middleware (``Store/setDispatchInterceptor(_:)``).
   var dispatchInterceptor: DispatchInterceptor?
+  /// The contexts of dispatches in progress, by dispatching thread
+  /// (``Store/dispatch(_:context:)``).
+  var dispatchContexts: [ThreadIdentity: any Sendable] = [:]
 }
 
 /// A first-in first-out queue of pending work.

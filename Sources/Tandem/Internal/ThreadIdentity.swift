@@ -12,7 +12,7 @@
 ///
 /// From `pthread_self()`: the standard library has no thread identity, and a task-local value
 /// would be inherited by tasks that run on other threads.
-struct ThreadIdentity: Equatable, Sendable {
+struct ThreadIdentity: Hashable, Sendable {
   private let raw: UInt
 
   /// The calling thread.

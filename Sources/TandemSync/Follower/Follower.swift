@@ -31,17 +31,20 @@ public final class Follower<State: Codable & Sendable>: Sendable {
   ///
   /// - Throws: ``FollowerError/refused(code:message:)`` when the leader refuses the schema,
   ///   ``FollowerError/joinTimedOut(leader:)`` when no snapshot arrives in time.
-  public init(configuration: FollowerConfiguration, registry: ActionRegistry)
+  public init(
+    configuration: FollowerConfiguration, registry: ActionRegistry
+  )
     async throws(FollowerError)
   {
     let fingerprint = SchemaFingerprint.of(
       State.self, registry: registry, version: configuration.schemaVersion)
     let core = try await FollowerCore(
-      configuration: configuration, fingerprint: fingerprint, makeModel: { TypedReplicaModel() })
+      configuration: configuration, fingerprint: fingerprint,
+      makeModel: { TypedReplicaModel<State>() })
     self.core = core
     self.registry = registry
     let log = Logger(label: "follower[\(configuration.clientID)]")
-    core.store.setDispatchInterceptor { [registry] action in
+    core.store.setDispatchInterceptor { [registry] (action: any Action) -> Bool in
       do {
         let encoded = try registry.encode(action)
         _ = try core.forward(tag: encoded.tag, payload: encoded.payload)

@@ -42,7 +42,8 @@ public final class Receipt: Sendable {
 
   /// Settles the receipt (once; later calls are ignored) and wakes its waiters.
   func settle(_ result: Result<UInt64, FollowerError>) {
-    let waiters = status.withLock { status -> [CheckedContinuation<Result<UInt64, FollowerError>, Never>] in
+    let waiters = status.withLock {
+      status -> [CheckedContinuation<Result<UInt64, FollowerError>, Never>] in
       guard case .pending = status.0 else { return [] }
       status.0 = .done(result)
       defer { status.1.removeAll() }

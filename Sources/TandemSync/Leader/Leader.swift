@@ -113,7 +113,7 @@ public final class Leader<State: Codable & Sendable>: Sendable {
       let origin = context as? Origin ?? .leader
       let tag = registry.tag(of: action) ?? ""
       let (_, wakeLoop) = history.record(
-        origin: origin, tag: tag, patch: patch.jsonValue.canonicalBytes(), state: new)
+        origin: origin, tag: tag, patch: patch.canonicalBytes(), state: new)
       if wakeLoop {
         loop.execute { _ in engine.value.flush() }
       }

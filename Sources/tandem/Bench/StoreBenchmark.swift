@@ -1,3 +1,4 @@
+import CommandLineKit
 import Tandem
 
 /// `tandem bench store`: actions per second through a `Tandem.Store`, for the six workloads of

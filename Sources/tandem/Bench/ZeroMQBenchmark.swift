@@ -1,3 +1,4 @@
+import CommandLineKit
 import CZeroMQBaseline
 import Foundation
 import ZeroMQ

@@ -18,7 +18,7 @@ final class FollowerCore<Model: ReplicaModel>: Sendable {
     configuration: FollowerConfiguration, fingerprint: String,
     makeModel: @escaping @Sendable () -> Model
   ) async throws(FollowerError) {
-    guard Endpoint(configuration.leader) != nil else {
+    guard Endpoint(parsing: configuration.leader) != nil else {
       throw .invalidEndpoint(configuration.leader)
     }
     let loop: IOLoop
@@ -96,7 +96,9 @@ final class FollowerCore<Model: ReplicaModel>: Sendable {
 
 /// A one-time value that an async caller awaits and another thread provides.
 final class JoinSignal<Value: Sendable>: Sendable {
-  private let state = Mutex<(Result<Value, FollowerError>?, CheckedContinuation<Result<Value, FollowerError>, Never>?)>((nil, nil))
+  private let state = Mutex<
+    (Result<Value, FollowerError>?, CheckedContinuation<Result<Value, FollowerError>, Never>?)
+  >((nil, nil))
 
   /// The value, once provided.
   var value: Result<Value, FollowerError> {
@@ -114,7 +116,8 @@ final class JoinSignal<Value: Sendable>: Sendable {
 
   /// Provides the value (the first call wins).
   func resolve(_ result: Result<Value, FollowerError>) {
-    let waiter = state.withLock { state -> CheckedContinuation<Result<Value, FollowerError>, Never>? in
+    let waiter = state.withLock {
+      state -> CheckedContinuation<Result<Value, FollowerError>, Never>? in
       guard state.0 == nil else { return nil }
       state.0 = result
       defer { state.1 = nil }

@@ -48,7 +48,7 @@ final class FollowerEngine<Model: ReplicaModel> {
     do {
       let dealer = try scope.makeSocket(.dealer)
       try dealer.set(.linger, .zero)
-      guard let endpoint = Endpoint(configuration.leader) else {
+      guard let endpoint = Endpoint(parsing: configuration.leader) else {
         fail(.invalidEndpoint(configuration.leader))
         return
       }
@@ -68,7 +68,7 @@ final class FollowerEngine<Model: ReplicaModel> {
   func subscribe(to announced: String) {
     let address = Self.resolve(announced, controlEndpoint: configuration.leader)
     do {
-      guard let endpoint = Endpoint(address) else {
+      guard let endpoint = Endpoint(parsing: address) else {
         throw FollowerError.invalidEndpoint(address)
       }
       let subscriber = try scope.makeSocket(.sub)
@@ -186,7 +186,9 @@ final class FollowerOutbox: Sendable {
     outbox = Mutex(Outbox(capacity: capacity))
   }
 
-  func withLock<Result>(_ body: (inout Outbox) throws(FollowerError) -> Result)
+  func withLock<Result>(
+    _ body: (inout Outbox) throws(FollowerError) -> Result
+  )
     throws(FollowerError) -> Result
   {
     try outbox.withLock { (outbox: inout Outbox) throws(FollowerError) -> Result in

@@ -48,7 +48,8 @@ struct Outbox {
       entries[index].sentAt = now
       let entry = entries[index]
       actions.append(
-        ForwardedAction(client: client, number: entry.number, tag: entry.tag, payload: entry.payload))
+        ForwardedAction(
+          client: client, number: entry.number, tag: entry.tag, payload: entry.payload))
     }
     return actions
   }

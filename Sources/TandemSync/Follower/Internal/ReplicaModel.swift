@@ -2,7 +2,7 @@ import StatePatch
 
 /// How a follower holds its replica: rebuilt from a snapshot document, advanced by patches,
 /// hashed for the leader's divergence check.
-protocol ReplicaModel {
+protocol ReplicaModel: SendableMetatype {
   associatedtype State: Sendable
 
   /// Replaces the replica with the snapshot `document` (canonical JSON); returns the new state.

@@ -48,12 +48,14 @@ extension LeaderEngine {
         reply(
           to: routingID,
           .error(
-            code: "version", message: "this leader speaks \(ControlRequest.version), not \(version)"),
+            code: "version", message: "this leader speaks \(ControlRequest.version), not \(version)"
+          ),
           now: true)
         return
       }
       guard theirs == fingerprint || theirs == "*" else {
-        log.error("refused follower \(client): schema fingerprint \(theirs), expected \(fingerprint)")
+        log.error(
+          "refused follower \(client): schema fingerprint \(theirs), expected \(fingerprint)")
         reply(
           to: routingID,
           .error(
@@ -114,7 +116,9 @@ extension LeaderEngine {
       if let rejection = recentRejections[forwarded.client]?[forwarded.number] {
         reply(to: routingID, .reject(client: origin.client, number: origin.number, rejection))
       } else {
-        reply(to: routingID, .ack(client: origin.client, number: origin.number, epoch, sequence: sequence))
+        reply(
+          to: routingID,
+          .ack(client: origin.client, number: origin.number, epoch, sequence: sequence))
       }
     case .outOfOrder(let expected):
       counters.outOfOrder += 1
@@ -125,7 +129,9 @@ extension LeaderEngine {
       switch apply(forwarded, origin: origin) {
       case .success(let sequence):
         counters.actionsApplied += 1
-        reply(to: routingID, .ack(client: origin.client, number: origin.number, epoch, sequence: sequence))
+        reply(
+          to: routingID,
+          .ack(client: origin.client, number: origin.number, epoch, sequence: sequence))
       case .failure(let rejection):
         counters.actionsRejected += 1
         history.update {

@@ -47,14 +47,15 @@ final class LeaderEngine<State: Codable & Sendable> {
     try updates.set(.sendHighWaterMark, configuration.updatesHighWaterMark)
     try updates.set(.linger, .zero)
     try updates.bind(Endpoint(validating: configuration.updates))
-    updatesEndpoint = configuration.advertisedUpdates ?? updates.lastEndpoint.description
+    let boundUpdates = try updates.lastEndpoint
+    updatesEndpoint = configuration.advertisedUpdates ?? boundUpdates.description
 
     control = try scope.makeSocket(.router)
     try control.set(.routerMandatory, true)
     try control.set(.maxMessageSize, Int64(configuration.maxMessageSize))
     try control.set(.linger, .zero)
     try control.bind(Endpoint(validating: configuration.control))
-    controlEndpoint = control.lastEndpoint.description
+    controlEndpoint = (try control.lastEndpoint).description
 
     scope.register(updates) { [unowned self] _ in self.subscriptionsArrived() }
     scope.register(control) { [unowned self] _ in self.requestsArrived() }
@@ -155,7 +156,7 @@ final class LeaderEngine<State: Codable & Sendable> {
 extension Endpoint {
   /// The endpoint `text` names, or a typed error saying it is not an endpoint.
   init(validating text: String) throws(LeaderError) {
-    guard let endpoint = Endpoint(text) else { throw LeaderError.invalidEndpoint(text) }
+    guard let endpoint = Endpoint(parsing: text) else { throw LeaderError.invalidEndpoint(text) }
     self = endpoint
   }
 }
