@@ -1,0 +1,210 @@
+import Foundation
+import StatePatch
+import Tandem
+import Testing
+import ZeroMQ
+
+@testable import TandemSync
+
+/// A leader played by the test: raw XPUB and ROUTER sockets speaking TSP/1 frame by frame, to
+/// check what a follower does when the leader misbehaves.
+final class ScriptedLeader: @unchecked Sendable {  // used by one thread at a time
+  let context = Context()
+  let updates: Socket
+  let control: Socket
+  let controlEndpoint: String
+  let updatesEndpoint: String
+  let epoch = Epoch(rawValue: 0xABCD)
+  var follower: Frame = []
+
+  init() throws {
+    updates = try Socket(context, .xpub)
+    try updates.set(.xpubVerbose, true)
+    try updates.set(.linger, .zero)
+    try updates.bind(Endpoint(parsing: "tcp://127.0.0.1:*")!)
+    updatesEndpoint = try updates.lastEndpoint.description
+    control = try Socket(context, .router)
+    try control.set(.linger, .zero)
+    try control.bind(Endpoint(parsing: "tcp://127.0.0.1:*")!)
+    controlEndpoint = try control.lastEndpoint.description
+  }
+
+  /// The next request, within 5 s.
+  func nextRequest() throws -> ControlRequest {
+    guard let parts = try control.receiveParts(wait: .timeout(.seconds(5))) else {
+      throw ProtocolViolation("no request within 5 s")
+    }
+    follower = parts[0]
+    return try ControlRequest(frames: Array(parts.dropFirst()))
+  }
+
+  func reply(_ reply: ControlReply) throws {
+    try control.send(parts: [follower] + reply.frames)
+  }
+
+  func publish(_ update: UpdateMessage) throws {
+    try updates.send(parts: update.frames)
+  }
+
+  /// Plays the join: WELCOME, a heartbeat once subscribed, then STATE with `document`.
+  func admitFollower(document: JSONValue, sequence: UInt64) throws {
+    guard case .hello = try nextRequest() else { throw ProtocolViolation("expected HELLO") }
+    try reply(
+      .welcome(
+        epoch, sequence: sequence, lastNumber: 0, heartbeatMilliseconds: 100,
+        updates: updatesEndpoint))
+    guard try updates.receiveParts(wait: .timeout(.seconds(5))) != nil else {
+      throw ProtocolViolation("no subscription within 5 s")
+    }
+    try publish(.heartbeat(epoch, sequence: sequence, stateHash: document.canonicalHash()))
+    guard case .snapshot = try nextRequest() else { throw ProtocolViolation("expected SNAPSHOT") }
+    try reply(
+      .state(
+        epoch, sequence: sequence, stateHash: document.canonicalHash(),
+        document: document.canonicalBytes()))
+  }
+
+  func close() {
+    updates.close()
+    control.close()
+  }
+}
+
+@Suite("Protocol: a follower against a scripted leader", .serialized)
+struct ProtocolConformanceTests {
+  func join(_ leader: ScriptedLeader, document: JSONValue) async throws -> JSONFollower {
+    var configuration = FollowerConfiguration(leader: leader.controlEndpoint)
+    configuration.silenceLimit = .milliseconds(600)
+    async let script: Void = offThePool {
+      try leader.admitFollower(document: document, sequence: 5)
+    }
+    let follower = try await JSONFollower(configuration: configuration)
+    try await script
+    return follower
+  }
+
+  @Test func aHeartbeatWithAnotherStateHashForcesAResync() async throws {
+    let leader = try ScriptedLeader()
+    defer { leader.close() }
+    let follower = try await join(leader, document: ["counter": 1])
+    #expect(follower.store.state == ["counter": 1])
+    try leader.publish(.heartbeat(leader.epoch, sequence: 5, stateHash: 12345))
+    let request = try await offThePool { try leader.nextRequest() }
+    #expect(request == .snapshot)
+    let fixed: JSONValue = ["counter": 2]
+    try leader.reply(
+      .state(
+        leader.epoch, sequence: 5, stateHash: fixed.canonicalHash(),
+        document: fixed.canonicalBytes()))
+    await eventually("the replica takes the leader's state") {
+      follower.store.state == ["counter": 2]
+    }
+    #expect(try await follower.statistics().hashMismatches == 1)
+    await follower.stop()
+  }
+
+  @Test func aSilentLeaderIsNoticedAndTheFollowerRejoins() async throws {
+    let leader = try ScriptedLeader()
+    defer { leader.close() }
+    let follower = try await join(leader, document: ["counter": 1])
+    // Say nothing: within the silence limit (600 ms) the follower says HELLO again.
+    let started = ContinuousClock.now
+    var request = try await offThePool { try leader.nextRequest() }
+    while case .ping = request {
+      request = try await offThePool { try leader.nextRequest() }
+    }
+    guard case .hello = request else {
+      Issue.record("expected HELLO, got \(request)")
+      return
+    }
+    #expect(ContinuousClock.now - started < .seconds(3))
+    #expect(try await follower.statistics().reconnects >= 1)
+    await follower.stop()
+  }
+
+  @Test func aGapIsAskedForWithCatchUpAndFilledInOrder() async throws {
+    let leader = try ScriptedLeader()
+    defer { leader.close() }
+    let follower = try await join(leader, document: ["n": 0])
+    func delta(_ sequence: UInt64, _ value: Int) -> Delta {
+      Delta(
+        sequence: sequence, origin: .leader, tag: "set",
+        patch: Array(#"[{"op":"replace","path":"/n","value":\#(value)}]"#.utf8))
+    }
+    try leader.publish(.delta(leader.epoch, delta(6, 6)))
+    try leader.publish(.delta(leader.epoch, delta(8, 8)))
+    var request = try await offThePool { try leader.nextRequest() }
+    while case .ping = request {
+      request = try await offThePool { try leader.nextRequest() }
+    }
+    #expect(request == .catchUp(leader.epoch, from: 7))
+    try leader.reply(.deltas(leader.epoch, [delta(7, 7), delta(8, 8)]))
+    await eventually("the replica is at 8") { follower.store.state == ["n": 8] }
+    #expect(try await follower.statistics().gapsRepaired == 1)
+    await follower.stop()
+  }
+}
+
+@Suite("Bad input never hurts the leader", .serialized)
+struct LeaderBadInputTests {
+  @Test func garbageTruncatedAndUnknownRequestsGetErrorsAndTheLeaderServesOn() async throws {
+    let leader = try await makeLeader()
+    let client = RawClient(endpoint: leader.controlEndpoint)
+    defer { client.close() }
+    let garbage: [[Frame]] = [
+      [[0xFF, 0xFE, 0x00]],
+      [Array("HELLO".utf8)],
+      [Array("CATCHUP".utf8), [1, 2, 3]],
+      [Array("DISPATCH".utf8), Array("c".utf8), Frame(bigEndian: 1)],
+      [Array("FROBNICATE".utf8)],
+      [Array("PING".utf8), [0xC3, 0x28], Frame(bigEndian: 1)],
+    ]
+    for frames in garbage {
+      try client.socket.send(parts: frames)
+      let reply = try ControlReply(
+        frames: try #require(try client.socket.receiveParts(wait: .timeout(.seconds(5)))))
+      guard case .error(let code, _) = reply else {
+        Issue.record("expected ERROR for \(frames), got \(reply)")
+        continue
+      }
+      #expect(code == "malformed" || code == "unknown-command")
+    }
+    #expect(
+      try client.request(.hello(version: "TSP/9", client: "x", fingerprint: "*"))
+        == .error(code: "version", message: "this leader speaks TSP/1, not TSP/9"))
+    let follower = try await makeFollower(leader)
+    _ = try await follower.send(Increment()).applied()
+    let statistics = try await leader.statistics()
+    #expect(statistics.counters["malformedRequests"] == garbage.count)
+    await follower.stop()
+    await leader.stop()
+  }
+
+  @Test func anOversizedMessageIsRefusedAndTheLeaderServesOn() async throws {
+    let leader = try await makeLeader { $0.maxMessageSize = 1024 }
+    let client = RawClient(endpoint: leader.controlEndpoint)
+    defer { client.close() }
+    let huge = ForwardedAction(
+      client: "big", number: 1, tag: "test.title",
+      payload: Array(#"{"title":"\#(String(repeating: "x", count: 4096))"}"#.utf8))
+    try client.socket.send(parts: ControlRequest.dispatch(huge).frames)
+    #expect(try client.socket.receiveParts(wait: .timeout(.milliseconds(300))) == nil)
+    let follower = try await makeFollower(leader)
+    _ = try await follower.send(Increment()).applied()
+    #expect(leader.store.state.title == "tandem")
+    #expect(leader.store.state.counter == 1)
+    await follower.stop()
+    await leader.stop()
+  }
+}
+
+/// Runs blocking `body` on a thread of its own, never on Swift's cooperative pool.
+func offThePool<Result: Sendable>(
+  _ body: @escaping @Sendable () throws -> Result
+) async throws
+  -> Result
+{
+  try await withCheckedThrowingContinuation { continuation in
+    Thread { continuation.resume(with: Swift.Result { try body() }) }.start()
+  }
+}
