@@ -1,5 +1,5 @@
-import CommandLineKit
 import CZeroMQBaseline
+import CommandLineKit
 import Foundation
 import ZeroMQ
 
@@ -130,7 +130,7 @@ struct ZeroMQBenchmark {
 
   /// The duration of each of `roundTrips` 64-byte round trips, in nanoseconds, after 1,000
   /// untimed ones.
-  private func roundTripRun(_ implementation: ZeroMQImplementation) throws -> Samples {
+  func roundTripRun(_ implementation: ZeroMQImplementation) throws -> Samples {
     let warmups = 1_000
     let size = 64
     var nanoseconds = [Double](repeating: 0, count: roundTrips)

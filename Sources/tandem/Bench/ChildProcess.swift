@@ -1,0 +1,49 @@
+import Foundation
+
+/// This executable started again as a helper process of a benchmark (a peer, a follower), with
+/// its standard output read line by line.
+struct ChildProcess {
+  private let process: Process
+  private let output: FileHandle
+  private let name: String
+
+  /// Starts this executable with `arguments`.
+  init(_ name: String, arguments: [String]) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Self.executablePath)
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    self.process = process
+    self.output = pipe.fileHandleForReading
+    self.name = name
+  }
+
+  /// Everything the process printed, once it has exited; fails unless it exited with status 0.
+  func finish() throws -> String {
+    let data = output.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+      throw ChildProcessFailed(name: name, status: process.terminationStatus)
+    }
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  /// The path of the running executable.
+  static var executablePath: String {
+    #if os(Linux)
+      if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+        return path
+      }
+    #endif
+    return CommandLine.arguments[0]
+  }
+}
+
+/// A benchmark's helper process failed.
+struct ChildProcessFailed: Error, CustomStringConvertible {
+  var name: String
+  var status: Int32
+  var description: String { "helper process '\(name)' exited with status \(status)" }
+}

@@ -1,0 +1,215 @@
+import CommandLineKit
+import Foundation
+import StatePatch
+import Tandem
+import TandemSync
+
+/// `tandem bench sync`: a leader and its followers, in one run:
+/// 1. the leader's time per action (a one-field change of a 10,000-item state, with one follower
+///    process following) and the bytes of each delta on the wire;
+/// 2. the time for a new follower to join a state of about 1 MB;
+/// 3. throughput: three follower processes, each sending with a window of unacknowledged
+///    actions, counted as applied at the leader and as delivered to every replica;
+/// 4. latency: one follower process, `send` to `receipt.applied()`, p50 and p99, beside a raw
+///    ZeroMQ DEALER to ROUTER round trip between two processes.
+/// Durability is off (no journal). Helper processes are this executable with `--worker`.
+let syncBenchmark = Command(
+  name: "sync",
+  summary: "Leader and followers: time and bytes per action, join time, throughput, latency",
+  usage: "[--runs N] [--items N] [--actions N] [--senders N] [--window N] [--round-trips N]",
+  run: { words in
+    var arguments = try CommandLineArguments(words)
+    if let role = arguments.option("worker") {
+      try SyncBenchmarkWorker.run(role: role, arguments: &arguments)
+      return
+    }
+    let benchmark = SyncBenchmark(
+      runs: try arguments.integer("runs", default: 5, in: 1...101),
+      items: try arguments.integer("items", default: 10_000, in: 10...1_000_000),
+      actions: try arguments.integer("actions", default: 20_000, in: 100...10_000_000),
+      senders: try arguments.integer("senders", default: 3, in: 1...16),
+      window: try arguments.integer("window", default: 256, in: 1...10_000),
+      roundTrips: try arguments.integer("round-trips", default: 5_000, in: 100...1_000_000))
+    try arguments.finish()
+    Logger.level = .error
+    try blockingAsync { try await benchmark.run() }
+  }
+)
+
+struct SyncBenchmark: Sendable {
+  var runs: Int
+  var items: Int
+  var actions: Int
+  var senders: Int
+  var window: Int
+  var roundTrips: Int
+
+  func run() async throws {
+    print(
+      "\(items) items, one-field changes, durability off, tcp loopback, median of \(runs) runs"
+        + " after 1 warm-up")
+    var table = BenchmarkTable(title: "sync", columns: ["measure", "figure", "target"])
+
+    var perAction: [Double] = []
+    var bytes = 0.0
+    for run in 0...runs {
+      let (seconds, deltaBytes) = try await leaderTimePerAction()
+      if run > 0 { perAction.append(seconds * 1e6) }
+      bytes = deltaBytes
+    }
+    table.add(["leader time per action (us)", format(perAction, 1), "<= 400"])
+    table.add(["bytes per delta on the wire", BenchmarkTable.format(bytes, decimals: 1), "<= 256"])
+
+    let (joins, stateBytes) = try await joinTimes()
+    table.add([
+      "join a \(BenchmarkTable.format(Double(stateBytes) / 1e6, decimals: 2)) MB state (ms)",
+      format(joins, 1), "<= 200",
+    ])
+
+    var applied: [Double] = []
+    var delivered: [Double] = []
+    for run in 0...runs {
+      let (atLeader, everywhere) = try await throughput()
+      if run > 0 {
+        applied.append(atLeader)
+        delivered.append(everywhere)
+      }
+    }
+    table.add([
+      "\(senders) senders, window \(window): applied at leader (actions/s)", format(applied),
+      ">= 30,000",
+    ])
+    table.add([
+      "\(senders) senders: delivered to every replica (actions/s)", format(delivered), ">= 30,000",
+    ])
+
+    var p50s: [Double] = []
+    var p99s: [Double] = []
+    var raw50s: [Double] = []
+    var raw99s: [Double] = []
+    for run in 0...runs {
+      let (p50, p99) = try await sendLatency()
+      let raw = try ZeroMQBenchmark(runs: 1, messages: 2, roundTrips: roundTrips).roundTripRun(
+        .swift)
+      if run > 0 {
+        p50s.append(p50)
+        p99s.append(p99)
+        raw50s.append(raw.percentile(50) / 1000)
+        raw99s.append(raw.percentile(99) / 1000)
+      }
+    }
+    let (p50, p99) = (Samples(p50s).median, Samples(p99s).median)
+    let (raw50, raw99) = (Samples(raw50s).median, Samples(raw99s).median)
+    table.add(["send -> applied p50 (us)", BenchmarkTable.format(p50, decimals: 1), ""])
+    table.add([
+      "raw DEALER->ROUTER round trip p50 (us)", BenchmarkTable.format(raw50, decimals: 1), "",
+    ])
+    table.add(["p50 ratio", BenchmarkTable.format(p50 / raw50, decimals: 2), "<= 2.5"])
+    table.add(["send -> applied p99 (us)", BenchmarkTable.format(p99, decimals: 1), ""])
+    table.add([
+      "raw DEALER->ROUTER round trip p99 (us)", BenchmarkTable.format(raw99, decimals: 1), "",
+    ])
+    table.add(["p99 ratio", BenchmarkTable.format(p99 / raw99, decimals: 2), "<= 6"])
+    table.print()
+  }
+
+  private func format(_ values: [Double], _ decimals: Int = 0) -> String {
+    BenchmarkTable.format(Samples(values).median, decimals: decimals)
+  }
+
+  private func makeLeader() async throws -> Leader<SyncBenchmarkState> {
+    let store = Store<SyncBenchmarkState>(
+      reducer: syncBenchmarkReducer, state: SyncBenchmarkState(count: items))
+    return try await Leader(store: store, registry: syncBenchmarkRegistry)
+  }
+
+  private func worker(_ role: String, leader: String, _ extra: [String] = []) throws -> ChildProcess
+  {
+    try ChildProcess(
+      "sync \(role)",
+      arguments: ["bench", "sync", "--worker", role, "--leader", leader] + extra)
+  }
+
+  /// Seconds per leader dispatch with one follower process following, and the mean bytes of a
+  /// delta message.
+  private func leaderTimePerAction() async throws -> (Double, Double) {
+    let leader = try await makeLeader()
+    let count = max(actions / 4, 1000)
+    let follower = try worker("follow", leader: leader.controlEndpoint, ["--until", String(count)])
+    try await waitForFollowers(leader, count: 1)
+    let before = try await leader.statistics().counters
+    let clock = ContinuousClock()
+    let elapsed = clock.measure {
+      for index in 0..<count { leader.store.dispatch(Bump(index: index * 7919)) }
+    }
+    _ = try follower.finish()
+    let after = try await leader.statistics().counters
+    await leader.stop()
+    let deltas = Double((after["deltasPublished"] ?? 0) - (before["deltasPublished"] ?? 0))
+    let bytes = Double((after["bytesPublished"] ?? 0) - (before["bytesPublished"] ?? 0))
+    return (elapsed.seconds / Double(count), bytes / max(deltas, 1))
+  }
+
+  /// Milliseconds for an in-process follower to join, per run; and the state's size in bytes.
+  private func joinTimes() async throws -> ([Double], Int) {
+    let leader = try await makeLeader()
+    var encoder = StateEncoder()
+    let size = try encoder.encode(leader.store.state).canonicalBytes().count
+    var times: [Double] = []
+    for run in 0...runs {
+      let clock = ContinuousClock()
+      let start = clock.now
+      let follower = try await Follower<SyncBenchmarkState>(
+        configuration: FollowerConfiguration(leader: leader.controlEndpoint),
+        registry: syncBenchmarkRegistry)
+      let elapsed = clock.now - start
+      await follower.stop()
+      if run > 0 { times.append(elapsed.seconds * 1000) }
+    }
+    await leader.stop()
+    return (times, size)
+  }
+
+  /// Actions per second applied at the leader, and delivered to every replica.
+  private func throughput() async throws -> (Double, Double) {
+    let leader = try await makeLeader()
+    let perSender = actions / senders
+    let total = perSender * senders
+    let workers = try (0..<senders).map { _ in
+      try worker(
+        "send", leader: leader.controlEndpoint,
+        ["--count", String(perSender), "--window", String(window), "--until", String(total)])
+    }
+    try await waitForFollowers(leader, count: senders)
+    let clock = ContinuousClock()
+    let start = clock.now
+    leader.store.dispatch(StartSending())
+    while leader.store.state.bumps < total { try await Task.sleep(for: .milliseconds(1)) }
+    let applied = clock.now - start
+    let slowest = try workers.map {
+      try Double($0.finish().trimmingCharacters(in: .whitespacesAndNewlines))!
+    }.max()!
+    await leader.stop()
+    return (Double(total) / applied.seconds, Double(total) / slowest)
+  }
+
+  /// p50 and p99 of `send` to `applied()`, in microseconds, from a follower process.
+  private func sendLatency() async throws -> (Double, Double) {
+    let leader = try await makeLeader()
+    let follower = try worker(
+      "latency", leader: leader.controlEndpoint, ["--count", String(roundTrips)])
+    let figures = try follower.finish().split(separator: " ").compactMap {
+      Double($0.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+    await leader.stop()
+    guard figures.count == 2 else { throw ChildProcessFailed(name: "sync latency", status: -1) }
+    return (figures[0], figures[1])
+  }
+
+  /// Waits until `count` followers have said hello.
+  private func waitForFollowers(_ leader: Leader<SyncBenchmarkState>, count: Int) async throws {
+    while try await leader.statistics().followers.count < count {
+      try await Task.sleep(for: .milliseconds(2))
+    }
+  }
+}

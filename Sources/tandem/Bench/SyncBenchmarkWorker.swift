@@ -1,0 +1,63 @@
+import CommandLineKit
+import Foundation
+import Tandem
+import TandemSync
+
+/// The follower processes of `tandem bench sync` (this executable with `--worker ROLE`):
+/// - `follow`: follows until the replica has `--until` bumps;
+/// - `send`: waits for the start, sends `--count` bumps keeping at most `--window` unanswered,
+///   then waits until the replica has `--until` bumps; prints the seconds from the start;
+/// - `latency`: sends `--count` bumps one at a time, awaiting each receipt; prints the p50 and
+///   p99 of send to applied, in microseconds.
+enum SyncBenchmarkWorker {
+  static func run(role: String, arguments: inout CommandLineArguments) throws {
+    let leader = try arguments.required("leader")
+    let count = try arguments.integer("count", default: 1000)
+    let window = try arguments.integer("window", default: 1, in: 1...100_000)
+    let until = try arguments.integer("until", default: 0)
+    try arguments.finish()
+    Logger.level = .error
+    let output = try blockingAsync {
+      let follower = try await Follower<SyncBenchmarkState>(
+        configuration: FollowerConfiguration(leader: leader), registry: syncBenchmarkRegistry)
+      defer { Task { await follower.stop() } }
+      switch role {
+      case "follow":
+        try await waitUntil { follower.store.state.bumps >= until }
+        return ""
+      case "send":
+        try await waitUntil { follower.store.state.started }
+        let clock = ContinuousClock()
+        let start = clock.now
+        var outstanding: [Receipt] = []
+        outstanding.reserveCapacity(window)
+        for index in 0..<count {
+          if outstanding.count == window { _ = try await outstanding.removeFirst().applied() }
+          outstanding.append(try follower.send(Bump(index: index)))
+        }
+        for receipt in outstanding { _ = try await receipt.applied() }
+        try await waitUntil { follower.store.state.bumps >= until }
+        return String((clock.now - start).seconds)
+      case "latency":
+        let clock = ContinuousClock()
+        var samples: [Double] = []
+        for index in 0..<(count + 200) {
+          let start = clock.now
+          _ = try await follower.send(Bump(index: index)).applied()
+          if index >= 200 { samples.append((clock.now - start).seconds * 1e6) }
+        }
+        let figures = Samples(samples)
+        return "\(figures.percentile(50)) \(figures.percentile(99))"
+      default:
+        throw UsageError("unknown worker role '\(role)'")
+      }
+    }
+    print(output)
+  }
+
+  /// Polls `condition` every millisecond (a benchmark helper; the figures it gates are taken
+  /// from clocks, not from the polling).
+  private static func waitUntil(_ condition: () -> Bool) async throws {
+    while !condition() { try await Task.sleep(for: .milliseconds(1)) }
+  }
+}
