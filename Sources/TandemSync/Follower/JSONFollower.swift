@@ -22,11 +22,25 @@ public final class JSONFollower: Sendable {
     core = try await FollowerCore(
       configuration: configuration, fingerprint: SchemaFingerprint.any,
       makeModel: { JSONReplicaModel() })
+    let log = Logger(label: "follower[\(configuration.clientID)]")
+    core.store.setDispatchInterceptor { (action: any Action) -> Bool in
+      log.error(
+        "dropped \(type(of: action)): a JSONFollower forwards actions only with send(tag:payload:)")
+      return true
+    }
   }
 
   /// Forwards an action given as its registered tag and its JSON payload.
   public func send(tag: String, payload: JSONValue) throws(FollowerError) -> Receipt {
     try core.forward(tag: tag, payload: payload.canonicalBytes())
+  }
+
+  /// The deltas applied to the replica from now on, in order, each with its epoch. The stream
+  /// buffers without bound (a consumer that falls behind costs memory, never a lost delta) and
+  /// ends when the follower stops. A resync replaces the replica without a delta: compare
+  /// sequences to notice one.
+  public func deltas() async throws -> AsyncStream<(Epoch, Delta)> {
+    try await core.deltas()
   }
 
   /// The replica's position and counters.

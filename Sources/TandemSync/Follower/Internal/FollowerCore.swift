@@ -79,6 +79,18 @@ final class FollowerCore<Model: ReplicaModel>: Sendable {
     return try await loop.submit { _ in engine.value.statistics() }
   }
 
+  /// The deltas applied to the replica from now on, in order, each with its epoch; the stream
+  /// buffers without bound, and ends when the follower stops.
+  func deltas() async throws -> AsyncStream<(Epoch, Delta)> {
+    let (stream, continuation) = AsyncStream.makeStream(of: (Epoch, Delta).self)
+    let engine = self.engine
+    try await loop.submit { scope in
+      engine.value.deltaObservers.append { continuation.yield(($0, $1)) }
+      engine.value.stopObservers.append { continuation.finish() }
+    }
+    return stream
+  }
+
   /// Drops the connection and joins again, as after a network failure (for tests).
   func forceReconnect() async throws {
     let engine = self.engine

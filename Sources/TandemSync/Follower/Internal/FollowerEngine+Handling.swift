@@ -73,6 +73,7 @@ extension FollowerEngine {
       case .apply(let delta):
         do {
           publish(try model.apply(patch: delta.patch))
+          if let epoch = sync.epoch { for observer in deltaObservers { observer(epoch, delta) } }
         } catch {
           counters.applyFailures += 1
           log.error("delta \(delta.sequence) does not apply to the replica (\(error)); resyncing")

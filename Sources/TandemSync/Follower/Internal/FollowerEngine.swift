@@ -26,6 +26,10 @@ final class FollowerEngine<Model: ReplicaModel> {
   /// Acknowledged receipts waiting for the replica to show their sequence.
   var awaitingVisibility: [(epoch: Epoch, sequence: UInt64, receipt: Receipt)] = []
   var counters = FollowerCounters()
+  /// Called with each delta applied to the replica, in order (not with snapshots).
+  var deltaObservers: [(Epoch, Delta) -> Void] = []
+  /// Called once when the follower stops.
+  var stopObservers: [() -> Void] = []
 
   init(
     scope: LoopScope, configuration: FollowerConfiguration, fingerprint: String, model: Model,
@@ -102,6 +106,9 @@ final class FollowerEngine<Model: ReplicaModel> {
     awaitingVisibility.removeAll()
     onJoined?(.failure(error))
     onJoined = nil
+    for observer in stopObservers { observer() }
+    stopObservers.removeAll()
+    deltaObservers.removeAll()
   }
 
   /// Sends the outbox's unsent actions to the leader, in number order.
