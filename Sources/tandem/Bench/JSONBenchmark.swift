@@ -50,11 +50,19 @@ struct JSONBenchmark {
         withJSONObject: foundationObject, options: [.sortedKeys])
     }
 
+    let theirsUnsorted = try clock.seconds {
+      _ = try JSONSerialization.data(withJSONObject: foundationObject, options: [])
+    }
+
     var table = BenchmarkTable(
       title: "json: \(BenchmarkTable.format(megabytes, decimals: 2)) MB document",
       columns: ["workload", "StatePatch MB/s", "JSONSerialization MB/s", "ratio"])
     table.add(row("parse", megabytes / ours.median, megabytes / theirs.median))
     table.add(row("serialize", megabytes / oursWrite.median, megabytes / theirsWrite.median))
+    table.add(
+      row(
+        "serialize (theirs unsorted)", megabytes / oursWrite.median,
+        megabytes / theirsUnsorted.median))
     table.print()
     print(
       "(JSONSerialization wrote \(BenchmarkTable.format(Double(theirData.count))) bytes with sorted keys)"
