@@ -23,7 +23,7 @@ import Synchronization
 ///   try socket.bind(.tcp(host: "127.0.0.1"))
 ///   return LoopBound(socket, scope: scope)
 /// }
-/// loop.execute { _ in try? publisher.value.send(parts: [Array("topic".utf8), [1, 2, 3]]) }
+/// loop.execute { _ in _ = try? publisher.value.send(parts: [Array("topic".utf8), [1, 2, 3]]) }
 /// await loop.shutdown()
 /// ```
 ///

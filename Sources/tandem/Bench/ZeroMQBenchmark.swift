@@ -16,9 +16,9 @@ import ZeroMQ
 let zmqBenchmark = Command(
   name: "zmq",
   summary: "ZeroMQ wrapper vs raw libzmq from C: PUB/SUB msgs/s, DEALER/ROUTER round trip",
-  usage: "[--runs N] [--messages N] [--round-trips N]",
+  usage: "[--runs N] [--messages N] [--round-trips N] [--samples]",
   run: { arguments in
-    var arguments = try CommandLineArguments(arguments)
+    var arguments = try CommandLineArguments(arguments, flags: ["samples"])
     if let role = arguments.option("peer") {
       try ZeroMQBenchmarkPeer.run(role: role, arguments: &arguments)
       return
@@ -26,8 +26,11 @@ let zmqBenchmark = Command(
     let runs = try arguments.integer("runs", default: 5, in: 1...101)
     let messages = try arguments.integer("messages", default: 1_000_000, in: 2...100_000_000)
     let roundTrips = try arguments.integer("round-trips", default: 20_000, in: 100...10_000_000)
+    let samples = arguments.flag("samples")
     try arguments.finish()
-    try ZeroMQBenchmark(runs: runs, messages: messages, roundTrips: roundTrips).run()
+    try ZeroMQBenchmark(
+      runs: runs, messages: messages, roundTrips: roundTrips, printsSamples: samples
+    ).run()
   }
 )
 
@@ -41,12 +44,14 @@ struct ZeroMQBenchmark {
   var runs: Int
   var messages: Int
   var roundTrips: Int
+  /// Whether to print every timed run's figure, not only the medians.
+  var printsSamples = false
 
   func run() throws {
     let version = Context.version
     print(
       "libzmq \(version.major).\(version.minor).\(version.patch), tcp loopback, two processes,"
-        + " median of \(runs) runs after 1 warm-up")
+        + " median of \(runs) runs after 1 warm-up; load average before: \(loadAverage())")
     var table = BenchmarkTable(
       title: "zmq", columns: ["measure", "wrapper", "raw C", "wrapper / C", "target"])
     for size in [64, 1024] {
@@ -58,6 +63,7 @@ struct ZeroMQBenchmark {
       let swift = Samples(rates[.swift]!).median
       let c = Samples(rates[.c]!).median
       let label = size == 64 ? "64 B" : "1 KiB"
+      printSamples("PUB->SUB \(label) msgs/s", rates)
       table.add([
         "PUB->SUB \(label) msgs/s", BenchmarkTable.format(swift), BenchmarkTable.format(c),
         BenchmarkTable.format(swift / c, decimals: 2), ">= 0.85",
@@ -73,6 +79,7 @@ struct ZeroMQBenchmark {
       }
     }
     for (name, figures) in [("p50", p50s), ("p99", p99s)] {
+      printSamples("DEALER->ROUTER RTT \(name) us", figures)
       let swift = Samples(figures[.swift]!).median
       let c = Samples(figures[.c]!).median
       table.add([
@@ -82,6 +89,14 @@ struct ZeroMQBenchmark {
       ])
     }
     table.print()
+  }
+
+  private func printSamples(_ label: String, _ figures: [ZeroMQImplementation: [Double]]) {
+    guard printsSamples else { return }
+    for implementation in ZeroMQImplementation.allCases {
+      let values = figures[implementation]!.map { BenchmarkTable.format($0, decimals: 1) }
+      print("\(label) \(implementation.rawValue): \(values.joined(separator: ", "))")
+    }
   }
 
   /// One warm-up, then `runs` timed runs of each implementation, alternating which goes first.
@@ -259,6 +274,14 @@ struct ZeroMQBenchmarkError: Error, CustomStringConvertible {
   init(_ description: String) {
     self.description = description
   }
+}
+
+/// The 1, 5 and 15 minute load averages (`/proc/loadavg`), or "unknown".
+private func loadAverage() -> String {
+  guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else {
+    return "unknown"
+  }
+  return text.split(separator: " ").prefix(3).joined(separator: " ")
 }
 
 /// The text of a NUL-terminated C string held in `characters`.
