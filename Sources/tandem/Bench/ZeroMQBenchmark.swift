@@ -52,13 +52,20 @@ struct ZeroMQBenchmark {
     print(
       "libzmq \(version.major).\(version.minor).\(version.patch), tcp loopback, two processes,"
         + " median of \(runs) runs after 1 warm-up; load average before: \(loadAverage())")
+    var cpuRows: [(String, [ZeroMQImplementation: [Double]])] = []
     var table = BenchmarkTable(
       title: "zmq", columns: ["measure", "wrapper", "raw C", "wrapper / C", "target"])
     for size in [64, 1024] {
       var rates: [ZeroMQImplementation: [Double]] = [:]
+      var cpu: [ZeroMQImplementation: [Double]] = [:]
       try alternate { implementation, timed in
+        let cpuBefore = cpuSeconds()
         let seconds = try throughputRun(implementation, size: size)
-        if timed { rates[implementation, default: []].append(Double(messages - 1) / seconds) }
+        let cpuUsed = cpuSeconds() - cpuBefore
+        if timed {
+          rates[implementation, default: []].append(Double(messages - 1) / seconds)
+          cpu[implementation, default: []].append(cpuUsed / Double(messages) * 1e9)
+        }
       }
       let swift = Samples(rates[.swift]!).median
       let c = Samples(rates[.c]!).median
@@ -68,12 +75,17 @@ struct ZeroMQBenchmark {
         "PUB->SUB \(label) msgs/s", BenchmarkTable.format(swift), BenchmarkTable.format(c),
         BenchmarkTable.format(swift / c, decimals: 2), ">= 0.85",
       ])
+      cpuRows.append(("PUB->SUB \(label) CPU ns/msg", cpu))
     }
     var p50s: [ZeroMQImplementation: [Double]] = [:]
+    var roundTripCPU: [ZeroMQImplementation: [Double]] = [:]
     var p99s: [ZeroMQImplementation: [Double]] = [:]
     try alternate { implementation, timed in
+      let cpuBefore = cpuSeconds()
       let samples = try roundTripRun(implementation)
+      let cpuUsed = cpuSeconds() - cpuBefore
       if timed {
+        roundTripCPU[implementation, default: []].append(cpuUsed / Double(roundTrips) * 1e6)
         p50s[implementation, default: []].append(samples.percentile(50) / 1000)
         p99s[implementation, default: []].append(samples.percentile(99) / 1000)
       }
@@ -88,7 +100,20 @@ struct ZeroMQBenchmark {
         "<= 1.15",
       ])
     }
+    cpuRows.append(("DEALER->ROUTER CPU us/trip", roundTripCPU))
+    for (label, figures) in cpuRows {
+      printSamples(label, figures)
+      let swift = Samples(figures[.swift]!).median
+      let c = Samples(figures[.c]!).median
+      table.add([
+        label, BenchmarkTable.format(swift, decimals: 1), BenchmarkTable.format(c, decimals: 1),
+        BenchmarkTable.format(swift / c, decimals: 2), "-",
+      ])
+    }
     table.print()
+    print(
+      "CPU rows: user + system time of both processes per message or round trip, peer start-up"
+        + " included (the same executable for both); steadier than rates on a loaded machine.")
   }
 
   private func printSamples(_ label: String, _ figures: [ZeroMQImplementation: [Double]]) {
@@ -274,6 +299,22 @@ struct ZeroMQBenchmarkError: Error, CustomStringConvertible {
   init(_ description: String) {
     self.description = description
   }
+}
+
+/// User plus system CPU seconds used so far by this process and its waited-for children.
+private func cpuSeconds() -> Double {
+  func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) * 1e-6 }
+  var own = rusage()
+  var children = rusage()
+  #if os(Linux)
+    getrusage(RUSAGE_SELF.rawValue, &own)
+    getrusage(RUSAGE_CHILDREN.rawValue, &children)
+  #else
+    getrusage(RUSAGE_SELF, &own)
+    getrusage(RUSAGE_CHILDREN, &children)
+  #endif
+  return seconds(own.ru_utime) + seconds(own.ru_stime) + seconds(children.ru_utime)
+    + seconds(children.ru_stime)
 }
 
 /// The 1, 5 and 15 minute load averages (`/proc/loadavg`), or "unknown".
