@@ -48,7 +48,12 @@ public final class Context: @unchecked Sendable {
   deinit {
     // Every socket holds a reference to its context, so none is open here and the call
     // returns at once; it can still be interrupted by a signal.
-    while zmq_ctx_term(handle) != 0 && zmq_errno() == EINTR {}
+    let handle = handle
+    do {
+      _ = try zmqCall("zmq_ctx_term") { zmq_ctx_term(handle) }
+    } catch {
+      assertionFailure("\(error)")
+    }
   }
 
   /// The libzmq library version, as `(major, minor, patch)`.
