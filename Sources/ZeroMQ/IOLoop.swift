@@ -116,6 +116,9 @@ public final class IOLoop: Sendable {
     }
   }
 
+  /// How many wake-ups the loop has been sent so far (for tests of their coalescing).
+  var wakeUpCount: Int { core.state.withLock { $0.wakeUps } }
+
   private static let counter = AtomicCounter()
 }
 
