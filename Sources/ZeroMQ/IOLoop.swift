@@ -35,8 +35,16 @@ public final class IOLoop: Sendable {
   let core: LoopCore
   private let thread: Mutex<LoopThread?>
 
-  /// Starts a loop thread named `name`, with sockets in `context` (a new one by default).
-  public init(context: Context = Context(), name: String = "zmq-loop") throws(ZMQError) {
+  /// Starts a loop thread named `name`, with sockets in `context`.
+  ///
+  /// The default context is not blocky (`ZMQ_BLOCKY` off): its sockets start with a linger of
+  /// zero, so shutting a loop down never waits for a peer that is gone. Set
+  /// ``SocketOption/linger`` on a socket whose last messages must be flushed.
+  public init(
+    context: Context = Context(blocky: false), name: String = "zmq-loop"
+  )
+    throws(ZMQError)
+  {
     let pipe = Endpoint.inproc("zeromq-swift.loop.\(IOLoop.counter.next())")
     let receiver = try Socket(context, .pair)
     try receiver.bind(pipe)

@@ -37,3 +37,19 @@ struct IOLoopWakeUpTests {
     }
   }
 }
+
+@Suite("IOLoop defaults", .timeLimit(.minutes(1)))
+struct IOLoopDefaultsTests {
+  @Test("a loop's default context gives sockets a zero linger, so shutdown never hangs")
+  func zeroLingerByDefault() async throws {
+    let loop = try IOLoop(name: "test-linger")
+    let linger = try await loop.submit { scope in
+      let dealer = try scope.makeSocket(.dealer)
+      try dealer.connect(.tcp(host: "127.0.0.1", port: 9))
+      _ = try dealer.send("queued for a peer that never comes", wait: .nonBlocking)
+      return try dealer.get(.linger)
+    }
+    #expect(linger == .zero)
+    await loop.shutdown()
+  }
+}
