@@ -17,13 +17,19 @@ let package = Package(
     // Canonical JSON, RFC 6901 pointers, RFC 6902 patches and typed-state diffs.
     .target(name: "StatePatch"),
 
-    // libzmq through pkg-config; only the ZeroMQ module imports it.
+    // libzmq (`zmq.h` from the system include path, linked as `-lzmq` by the module map); only
+    // the ZeroMQ module imports it. No `pkgConfig:`: libzmq's pkg-config flags carry `-isystem`,
+    // which SwiftPM rejects with a warning on every build.
     .systemLibrary(
       name: "CZeroMQ",
-      pkgConfig: "libzmq",
       providers: [.apt(["libzmq3-dev"])]
     ),
     .target(name: "ZeroMQ", dependencies: ["CZeroMQ"]),
+    // Raw libzmq from C: the baseline `tandem bench zmq` measures the wrapper against.
+    .target(
+      name: "CZeroMQBaseline", dependencies: ["CZeroMQ"],
+      linkerSettings: [.linkedLibrary("zmq")]
+    ),
 
     // Argument parsing, subcommands with help, usage errors: shared by the executables.
     .target(name: "CommandLineKit"),
@@ -31,7 +37,7 @@ let package = Package(
     // The operator CLI and the benchmarks (`tandem bench ...`).
     .executableTarget(
       name: "tandem",
-      dependencies: ["Tandem", "StatePatch", "ZeroMQ", "CommandLineKit"]
+      dependencies: ["Tandem", "StatePatch", "ZeroMQ", "CommandLineKit", "CZeroMQBaseline"]
     ),
 
     .testTarget(name: "TandemTests", dependencies: ["Tandem"]),

@@ -9,7 +9,7 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
 }
 
 /// The process exit statuses the CLI uses (sysexits.h where one fits).
-public enum ExitStatus: Int32 {
+public enum ExitStatus: Int32, Sendable {
   case success = 0
   case failure = 1
   case usage = 64

@@ -5,7 +5,10 @@ import CommandLineKit
 let benchmarks = CommandGroup(
   name: "tandem bench",
   summary: "Benchmarks; run with `swift run -c release tandem bench <name>`.",
-  commands: [jsonBenchmark]
+  commands: [
+    jsonBenchmark,
+    zmqBenchmark,
+  ]
 )
 
 let benchCommand = Command(

@@ -1,1 +1,0 @@
-// The ZeroMQ module; see its DocC catalog.
