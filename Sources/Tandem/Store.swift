@@ -40,6 +40,8 @@ open class Store<State: Sendable>: StoreType, @unchecked Sendable {
   let inPlaceReducer: InoutReducer<State>?
   /// Whether `Equatable` selections skip repeated values without an explicit `skipRepeats()`.
   @usableFromInline let automaticallySkipsRepeats: Bool
+  /// Shared by the store's subscriptions: the notification round and shared comparisons.
+  @usableFromInline let subscriptionContext = SubscriptionContext()
   /// The queue, the subscriptions and the dispatch function. Never held while user code runs.
   let core: Mutex<StoreCore>
   /// The state. Written only by the draining thread: while `core.reducing` is true it belongs to
@@ -202,7 +204,7 @@ open class Store<State: Sendable>: StoreType, @unchecked Sendable {
   open func subscribe<SelectedState, S: StoreSubscriber>(
     _ subscriber: S, transform: ((Subscription<State>) -> Subscription<SelectedState>)?
   ) where S.StoreSubscriberStateType == SelectedState {
-    let root = Subscription<State>()
+    let root = Subscription<State>(context: subscriptionContext)
     _subscribe(subscriber, originalSubscription: root, transformedSubscription: transform?(root))
   }
 

@@ -205,6 +205,7 @@ extension Store {
 
   /// Notifies `subscriptions` in order, then drops those whose subscriber was released.
   private func notify(_ subscriptions: [AnySubscriptionBox], of state: State) {
+    subscriptionContext.round &+= 1
     var released = false
     for box in subscriptions {
       // Every box of this store was made by `_subscribe` for its state type.
