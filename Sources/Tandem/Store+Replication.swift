@@ -30,7 +30,10 @@ extension Store {
   /// The observer runs on the draining thread without a lock held; it may read ``state`` (the new
   /// state) but should not dispatch (that would be queued behind the current round).
   package func setReductionObserver(_ observer: ReductionObserver<State>?) {
-    core.withLock { _ in reductionObserver = observer }
+    core.withLock { core in
+      reductionObserver = observer
+      core.hasReductionObserver = observer != nil
+    }
   }
 
   /// Installs (or with `nil` removes) the interceptor that sees every action after the
