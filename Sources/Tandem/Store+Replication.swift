@@ -15,7 +15,7 @@ extension Store {
   /// The replacement goes through the same ordered drain as dispatches: it is applied after
   /// work submitted before it, subscribers are notified exactly as after a dispatch (selections
   /// compare with the previous state's values, `Equatable` repeats are skipped), and it returns
-  /// when a dispatch would (see ``dispatch(_:)``). No reducer, middleware, interceptor or
+  /// when a dispatch would (see `dispatch(_:)`). No reducer, middleware, interceptor or
   /// reduction observer runs.
   package func replaceState(_ newState: State) {
     submit(.replacement(newState), intercept: false)
