@@ -25,15 +25,19 @@ let package = Package(
     ),
     .target(name: "ZeroMQ", dependencies: ["CZeroMQ"]),
 
+    // Argument parsing, subcommands with help, usage errors: shared by the executables.
+    .target(name: "CommandLineKit"),
+
     // The operator CLI and the benchmarks (`tandem bench ...`).
     .executableTarget(
       name: "tandem",
-      dependencies: ["Tandem", "StatePatch", "ZeroMQ"]
+      dependencies: ["Tandem", "StatePatch", "ZeroMQ", "CommandLineKit"]
     ),
 
     .testTarget(name: "TandemTests", dependencies: ["Tandem"]),
     .testTarget(name: "StatePatchTests", dependencies: ["StatePatch"]),
     .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
+    .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,9 +1,11 @@
+import CommandLineKit
+
 /// `tandem bench <name>`: the project's benchmarks, each printing its figures.
 /// Run them in release mode: `swift run -c release tandem bench store`.
 let benchmarks = CommandGroup(
   name: "tandem bench",
   summary: "Benchmarks; run with `swift run -c release tandem bench <name>`.",
-  commands: [storeBenchmark]
+  commands: [jsonBenchmark, storeBenchmark]
 )
 
 let benchCommand = Command(

@@ -1,24 +1,40 @@
-/// One `tandem` subcommand: a name, a line of help, its usage text and what it does.
-struct Command: Sendable {
-  var name: String
-  var summary: String
-  var usage: String
-  var run: @Sendable (_ arguments: [String]) throws -> Void
+/// One subcommand of a tool: a name, a line of help, its usage text and what it does.
+public struct Command: Sendable {
+  public var name: String
+  public var summary: String
+  public var usage: String
+  public var run: @Sendable (_ arguments: [String]) throws -> Void
+
+  public init(
+    name: String, summary: String, usage: String,
+    run: @escaping @Sendable (_ arguments: [String]) throws -> Void
+  ) {
+    self.name = name
+    self.summary = summary
+    self.usage = usage
+    self.run = run
+  }
 
   /// Whether `arguments` ask for help instead of a run.
-  static func wantsHelp(_ arguments: [String]) -> Bool {
+  public static func wantsHelp(_ arguments: [String]) -> Bool {
     arguments.contains("--help") || arguments.contains("-h")
   }
 }
 
 /// A group of subcommands under one word (`tandem`, `tandem bench`), with generated help.
-struct CommandGroup: Sendable {
-  var name: String
-  var summary: String
-  var commands: [Command]
+public struct CommandGroup: Sendable {
+  public var name: String
+  public var summary: String
+  public var commands: [Command]
+
+  public init(name: String, summary: String, commands: [Command]) {
+    self.name = name
+    self.summary = summary
+    self.commands = commands
+  }
 
   /// The help text: the group's summary and one line per subcommand.
-  var help: String {
+  public var help: String {
     let width = commands.map(\.name.count).max() ?? 0
     let lines = commands.map { command in
       "  " + command.name + String(repeating: " ", count: width - command.name.count + 2)
@@ -30,7 +46,7 @@ struct CommandGroup: Sendable {
   }
 
   /// Runs the subcommand named by the first word; returns the process exit status.
-  func run(_ arguments: [String]) -> ExitStatus {
+  public func run(_ arguments: [String]) -> ExitStatus {
     guard let first = arguments.first, first != "--help", first != "-h" else {
       print(help)
       return arguments.isEmpty ? .usage : .success

@@ -5,7 +5,7 @@
 #endif
 
 /// Writes `message` and a newline to standard error.
-func printError(_ message: String) {
+public func printError(_ message: String) {
   let line = message + "\n"
   _ = line.utf8CString.withUnsafeBufferPointer { bytes in
     write(STDERR_FILENO, bytes.baseAddress, bytes.count - 1)

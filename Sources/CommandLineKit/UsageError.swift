@@ -1,15 +1,15 @@
 /// A mistake in how a command was called; printed with the command's usage, exit status 64.
-struct UsageError: Error, CustomStringConvertible {
+public struct UsageError: Error, Equatable, CustomStringConvertible {
   /// What was wrong, in words that say what to do instead.
-  var description: String
+  public var description: String
 
-  init(_ description: String) {
+  public init(_ description: String) {
     self.description = description
   }
 }
 
 /// The process exit statuses the CLI uses (sysexits.h where one fits).
-enum ExitStatus: Int32 {
+public enum ExitStatus: Int32 {
   case success = 0
   case failure = 1
   case usage = 64

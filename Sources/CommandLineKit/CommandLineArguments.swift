@@ -7,14 +7,14 @@
 /// let json = arguments.flag("json")                    // true
 /// try arguments.finish()                               // nothing left over
 /// ```
-struct CommandLineArguments {
+public struct CommandLineArguments {
   private var options: [String: String] = [:]
   private var flags: Set<String> = []
   /// The words that are neither options nor flags, in order.
-  private(set) var positionals: [String] = []
+  public private(set) var positionals: [String] = []
 
   /// Splits `words`; a `--name` listed in `flags` takes no value, every other `--name` does.
-  init(_ words: [String], flags knownFlags: Set<String> = []) throws(UsageError) {
+  public init(_ words: [String], flags knownFlags: Set<String> = []) throws(UsageError) {
     var index = 0
     while index < words.count {
       let word = words[index]
@@ -45,23 +45,23 @@ struct CommandLineArguments {
   }
 
   /// Whether `--name` was given; consumes it.
-  mutating func flag(_ name: String) -> Bool {
+  public mutating func flag(_ name: String) -> Bool {
     flags.remove(name) != nil
   }
 
   /// The value of `--name`, if given; consumes it.
-  mutating func option(_ name: String) -> String? {
+  public mutating func option(_ name: String) -> String? {
     options.removeValue(forKey: name)
   }
 
   /// The value of `--name`, or a usage error saying it is required.
-  mutating func required(_ name: String) throws(UsageError) -> String {
+  public mutating func required(_ name: String) throws(UsageError) -> String {
     guard let value = option(name) else { throw UsageError("missing --\(name)") }
     return value
   }
 
   /// The value of `--name` as a whole number within `range`, or `defaultValue` when absent.
-  mutating func integer(
+  public mutating func integer(
     _ name: String, default defaultValue: Int, in range: ClosedRange<Int> = 0...Int.max
   ) throws(UsageError) -> Int {
     guard let text = option(name) else { return defaultValue }
@@ -73,7 +73,7 @@ struct CommandLineArguments {
   }
 
   /// Fails on any option, flag or positional word nobody consumed.
-  func finish(allowingPositionals: Int = 0) throws(UsageError) {
+  public func finish(allowingPositionals: Int = 0) throws(UsageError) {
     if let name = options.keys.sorted().first ?? flags.sorted().first {
       throw UsageError("unknown option --\(name)")
     }

@@ -1,0 +1,54 @@
+import Testing
+
+@testable import CommandLineKit
+
+@Suite("Command-line arguments")
+struct CommandLineArgumentsTests {
+  @Test func optionsFlagsAndPositionals() throws {
+    var arguments = try CommandLineArguments(
+      ["store", "--runs", "7", "--json", "--path=/a/b"], flags: ["json"])
+    let json = arguments.flag("json")
+    let path = arguments.option("path")
+    let runs = try arguments.integer("runs", default: 5)
+    #expect(json)
+    #expect(path == "/a/b")
+    #expect(runs == 7)
+    #expect(arguments.positionals == ["store"])
+    try arguments.finish(allowingPositionals: 1)
+  }
+
+  @Test func defaultsApplyWhenAbsent() throws {
+    var arguments = try CommandLineArguments([])
+    let runs = try arguments.integer("runs", default: 5)
+    let json = arguments.flag("json")
+    let path = arguments.option("path")
+    #expect(runs == 5)
+    #expect(!json)
+    #expect(path == nil)
+  }
+
+  @Test func errorsSayWhatIsWrong() throws {
+    #expect(throws: UsageError("--runs needs a value")) {
+      try CommandLineArguments(["--runs"])
+    }
+    #expect(throws: UsageError("--json takes no value")) {
+      try CommandLineArguments(["--json=yes"], flags: ["json"])
+    }
+    #expect(throws: UsageError("--a is given twice")) {
+      try CommandLineArguments(["--a", "1", "--a", "2"])
+    }
+    var arguments = try CommandLineArguments(["--runs", "x", "--what", "1", "extra"])
+    #expect(throws: UsageError("--runs takes a whole number in 1...9")) {
+      var copy = arguments
+      _ = try copy.integer("runs", default: 5, in: 1...9)
+    }
+    _ = arguments.option("runs")
+    #expect(throws: UsageError("unknown option --what")) { try arguments.finish() }
+    _ = arguments.option("what")
+    #expect(throws: UsageError("unexpected argument 'extra'")) { try arguments.finish() }
+    #expect(throws: UsageError("missing --leader")) {
+      var copy = arguments
+      _ = try copy.required("leader")
+    }
+  }
+}
