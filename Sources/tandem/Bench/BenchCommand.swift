@@ -6,6 +6,7 @@ let benchmarks = CommandGroup(
   name: "tandem bench",
   summary: "Benchmarks; run with `swift run -c release tandem bench <name>`.",
   commands: [
+    storeBenchmark,
     jsonBenchmark,
     zmqBenchmark,
   ]

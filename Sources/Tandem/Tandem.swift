@@ -1,1 +1,0 @@
-// The Tandem module; see its DocC catalog.

@@ -1,0 +1,236 @@
+import CommandLineKit
+import Tandem
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `tandem bench store`: actions per second through a `Tandem.Store`, for the six workloads of
+/// issue 2, each with a ReSwift-style reducer and with an in-place (`inout`) reducer, printed
+/// next to ReSwift 6.2's figures measured on the same machine.
+let storeBenchmark = Command(
+  name: "store",
+  summary: "Dispatch throughput of the store (workloads a, b, c, d, d0, d')",
+  usage: "[--runs N] [--millis MS] [--only a,b,c,d,d0,d']\n\n"
+    + "  --runs N     timed runs per figure, the median is printed (default 5, at least 1)\n"
+    + "  --millis MS  target duration of one run, in milliseconds (default 200)\n"
+    + "  --only K,... run only these workloads",
+  run: { words in
+    var arguments = try CommandLineArguments(words)
+    let runs = try arguments.integer("runs", default: 5, in: 1...1000)
+    let milliseconds = try arguments.integer("millis", default: 200, in: 1...60_000)
+    let only = arguments.option("only").map { Set($0.split(separator: ",").map(String.init)) }
+    try arguments.finish()
+    StoreBenchmark(runs: runs, runSeconds: Double(milliseconds) / 1000, only: only).run()
+  }
+)
+
+/// The workloads and how they are measured.
+private struct StoreBenchmark {
+  var runs: Int
+  var runSeconds: Double
+  /// The workload keys to run (`a`, `b`, `c`, `d`, `d0`, `d'`), or `nil` for all.
+  var only: Set<String>?
+
+  func run() {
+    var table = BenchmarkTable(
+      title: "store: actions/s, median of \(runs) runs (ReSwift 6.2 figures from issue 2)",
+      columns: [
+        "workload", "reducer", "actions/s", "ReSwift 6.2", "ratio", "target", "per CPU-s", "ratio",
+      ])
+    for workload in StoreWorkload.all where only?.contains(workload.key) ?? true {
+      for style in ReducerStyle.allCases {
+        let (rate, cpuRate) = measure(workload, style)
+        let ratio = rate / workload.reSwift
+        let target = style == .inPlace ? workload.target : 1
+        table.add([
+          workload.name, style.rawValue, BenchmarkTable.format(rate),
+          BenchmarkTable.format(workload.reSwift),
+          BenchmarkTable.format(ratio, decimals: 1) + "x",
+          ">= \(BenchmarkTable.format(target, decimals: 0))x" + (ratio >= target ? "" : "  MISSED"),
+          BenchmarkTable.format(cpuRate),
+          BenchmarkTable.format(cpuRate / workload.reSwift, decimals: 1) + "x",
+        ])
+      }
+    }
+    table.print()
+  }
+
+  /// The median actions per second of `workload` with `style`, in wall-clock time and in the
+  /// dispatching thread's CPU time (which other processes on the machine disturb less).
+  private func measure(
+    _ workload: StoreWorkload, _ style: ReducerStyle
+  ) -> (wall: Double, cpu: Double) {
+    let run = workload.make(style)
+    // Calibrate the number of actions so that one run takes about `runSeconds`.
+    let probe = 2_000
+    let probeSeconds = ContinuousClock().measure { run(probe) }.seconds
+    let operations = max(probe, Int(runSeconds / max(probeSeconds, 1e-9) * Double(probe)))
+    let clock = BenchmarkClock(runs: runs)
+    var cpuSeconds: [Double] = []
+    let wall = clock.rate(operations: operations) {
+      let start = threadCPUSeconds()
+      run(operations)
+      cpuSeconds.append(threadCPUSeconds() - start)
+    }
+    let cpu = Samples(cpuSeconds.dropFirst(clock.warmups).map { Double(operations) / $0 })
+    return (wall.median, cpu.median)
+  }
+}
+
+/// CPU time the calling thread has used, in seconds.
+private func threadCPUSeconds() -> Double {
+  var time = timespec()
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+  return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+}
+
+private enum ReducerStyle: String, CaseIterable {
+  case reSwift = "ReSwift-style"
+  case inPlace = "inout"
+}
+
+/// One workload: a store set up with its subscribers, and a function dispatching n actions.
+private struct StoreWorkload {
+  var name: String
+  /// The letter in parentheses at the start of the name.
+  var key: String { String(name.dropFirst().prefix { $0 != ")" }) }
+  /// ReSwift 6.2's actions/s on this workload, from issue 2.
+  var reSwift: Double
+  /// The factor the in-place reducer must reach over ReSwift.
+  var target: Double
+  /// Builds the store and returns a function that dispatches that many actions to it.
+  var make: (ReducerStyle) -> (Int) -> Void
+
+  static var all: [StoreWorkload] {
+    [
+      counter("(a) counter, 0 subscribers", subscribers: 0, reSwift: 950_000, target: 3),
+      counter("(b) counter, 10 subscribers", subscribers: 10, reSwift: 171_000, target: 3),
+      counter("(c) counter, 100 subscribers", subscribers: 100, reSwift: 21_000, target: 5),
+      items("(d) 10k items, 10 select item", subscribers: 10, reSwift: 84_000, target: 5) {
+        store, subscriber, index in
+        store.subscribe(subscriber) { $0.select { $0.items[index * 1000] } }
+      },
+      items("(d0) 10k items, 0 subscribers", subscribers: 0, reSwift: 130_000, target: 20) {
+        (_, _: CountingSubscriber<Item>, _) in
+      },
+      items("(d') 10k items, 10 select items", subscribers: 10, reSwift: 1_800, target: 10) {
+        store, subscriber, _ in
+        store.subscribe(subscriber) { $0.select(\.items) }
+      },
+    ]
+  }
+
+  static func counter(
+    _ name: String, subscribers: Int, reSwift: Double, target: Double
+  ) -> StoreWorkload {
+    StoreWorkload(name: name, reSwift: reSwift, target: target) { style in
+      let store: Store<CounterState>
+      switch style {
+      case .reSwift: store = Store(reducer: counterReducer, state: nil)
+      case .inPlace: store = Store(reducer: counterInPlaceReducer, state: CounterState())
+      }
+      let counters = (0..<subscribers).map { _ in CountingSubscriber<Int>() }
+      for subscriber in counters {
+        store.subscribe(subscriber) { $0.select { $0.counter } }
+      }
+      return { count in
+        withExtendedLifetime(counters) {
+          for _ in 0..<count {
+            store.dispatch(IncrementCounter())
+          }
+        }
+      }
+    }
+  }
+
+  static func items<Selected>(
+    _ name: String, subscribers: Int, reSwift: Double, target: Double,
+    subscribe: @escaping (Store<ItemsState>, CountingSubscriber<Selected>, Int) -> Void
+  ) -> StoreWorkload {
+    StoreWorkload(name: name, reSwift: reSwift, target: target) { style in
+      let store: Store<ItemsState>
+      switch style {
+      case .reSwift: store = Store(reducer: itemsReducer, state: ItemsState())
+      case .inPlace: store = Store(reducer: itemsInPlaceReducer, state: ItemsState())
+      }
+      let counters = (0..<subscribers).map { _ in CountingSubscriber<Selected>() }
+      for (index, subscriber) in counters.enumerated() {
+        subscribe(store, subscriber, index)
+      }
+      var next = 0
+      return { count in
+        withExtendedLifetime(counters) {
+          for _ in 0..<count {
+            store.dispatch(IncrementItem(index: next))
+            next = next == ItemsState.count - 1 ? 0 : next + 1
+          }
+        }
+      }
+    }
+  }
+}
+
+private struct CounterState: Equatable {
+  var counter = 0
+  var untouched = 0
+  var title = "Tandem store benchmark"
+}
+
+private struct IncrementCounter: Action {}
+
+private func counterReducer(action: any Action, state: CounterState?) -> CounterState {
+  var state = state ?? CounterState()
+  if action is IncrementCounter {
+    state.counter += 1
+  }
+  return state
+}
+
+private func counterInPlaceReducer(state: inout CounterState, action: any Action) {
+  if action is IncrementCounter {
+    state.counter += 1
+  }
+}
+
+private struct Item: Equatable {
+  var id: Int
+  var value: Int
+  var score: Double
+  var flag: Bool
+}
+
+private struct ItemsState: Equatable {
+  static let count = 10_000
+  var items = (0..<ItemsState.count).map {
+    Item(id: $0, value: 0, score: Double($0) / 2, flag: $0 % 2 == 0)
+  }
+}
+
+private struct IncrementItem: Action {
+  var index: Int
+}
+
+private func itemsReducer(action: any Action, state: ItemsState?) -> ItemsState {
+  var state = state ?? ItemsState()
+  if let action = action as? IncrementItem {
+    state.items[action.index].value += 1
+  }
+  return state
+}
+
+private func itemsInPlaceReducer(state: inout ItemsState, action: any Action) {
+  if let action = action as? IncrementItem {
+    state.items[action.index].value += 1
+  }
+}
+
+/// A subscriber that counts its notifications.
+private final class CountingSubscriber<Value>: StoreSubscriber {
+  var count = 0
+  func newState(state: Value) {
+    count &+= 1
+  }
+}
