@@ -3,7 +3,7 @@ extension Store where State: Equatable {
   /// (unless the store was created with `automaticallySkipsRepeats: false`).
   @inlinable public func subscribe<S: StoreSubscriber>(_ subscriber: S)
   where S.StoreSubscriberStateType == State {
-    let root = Subscription<State>()
+    let root = Subscription<State>(context: subscriptionContext)
     let transformed = automaticallySkipsRepeats ? root.skipRepeats() : nil
     _subscribe(subscriber, originalSubscription: root, transformedSubscription: transformed)
   }
@@ -15,7 +15,7 @@ extension Store {
   @inlinable public func subscribe<SelectedState: Equatable, S: StoreSubscriber>(
     _ subscriber: S, transform: ((Subscription<State>) -> Subscription<SelectedState>)?
   ) where S.StoreSubscriberStateType == SelectedState {
-    let root = Subscription<State>()
+    let root = Subscription<State>(context: subscriptionContext)
     var transformed = transform?(root)
     if automaticallySkipsRepeats {
       transformed = transformed?.skipRepeats()
@@ -33,13 +33,16 @@ extension Store {
     // Without a transform the chain is the root itself; its type matches unless the caller
     // passed a nil transform for another type, and then, as in ReSwift, nothing is delivered.
     let last = transformedSubscription ?? (originalSubscription as? Subscription<SelectedState>)
-    last?.observer = { [weak subscriber] value, deliver in
-      guard deliver else { return true }
-      guard let subscriber else { return false }
-      subscriber.newState(state: value)
-      return true
+    let reference = WeakReference(subscriber)
+    last?.makeObserver = {
+      { value, deliver in
+        guard deliver else { return true }
+        guard let subscriber = reference.object else { return false }
+        subscriber.newState(state: value.assumingMemoryBound(to: SelectedState.self).pointee)
+        return true
+      }
     }
-    let box = SubscriptionBox(subscriber: subscriber, root: originalSubscription)
+    let box = SubscriptionBox(subscriber: subscriber, send: originalSubscription.compile())
     submit(.subscription(box), intercept: false)
   }
 }

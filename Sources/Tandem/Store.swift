@@ -40,14 +40,18 @@ open class Store<State: Sendable>: StoreType, @unchecked Sendable {
   let inPlaceReducer: InoutReducer<State>?
   /// Whether `Equatable` selections skip repeated values without an explicit `skipRepeats()`.
   @usableFromInline let automaticallySkipsRepeats: Bool
+  /// Shared by the store's subscriptions: the notification round and shared comparisons.
+  @usableFromInline let subscriptionContext = SubscriptionContext()
   /// The queue, the subscriptions and the dispatch function. Never held while user code runs.
   let core: Mutex<StoreCore>
   /// The state. Written only by the draining thread: while `core.reducing` is true it belongs to
   /// the drainer alone; otherwise others read it with `core` locked and the drainer writes it
-  /// with `core` locked. (A field of the generic store rather than of the non-generic core, so
-  /// the hot path needs no generic metadata; the mutex and the drain protocol make accesses
-  /// exclusive, so the runtime exclusivity checks are off for it.)
-  @exclusivity(unchecked) final var storage: State?
+  /// with `core` locked. (Outside the non-generic core, so the hot path needs no generic
+  /// metadata.)
+  let cell: StateCell<State>
+  /// Whether there is middleware, so a dispatch without it skips reading `dispatchFunction`
+  /// under the lock.
+  let hasMiddleware = Atomic<Bool>(false)
   /// The middleware as set; guarded by `core`.
   @exclusivity(unchecked) final var middlewareStorage: [Middleware<State>] = []
   /// Called after each reducer application; guarded by `core`.
@@ -72,7 +76,7 @@ open class Store<State: Sendable>: StoreType, @unchecked Sendable {
     self.inPlaceReducer = nil
     self.automaticallySkipsRepeats = automaticallySkipsRepeats
     self.core = Mutex(StoreCore())
-    self.storage = state
+    self.cell = StateCell(state)
     self.middleware = middleware
     if state == nil {
       dispatch(TandemInit())
@@ -97,7 +101,7 @@ open class Store<State: Sendable>: StoreType, @unchecked Sendable {
     self.inPlaceReducer = reducer
     self.automaticallySkipsRepeats = automaticallySkipsRepeats
     self.core = Mutex(StoreCore())
-    self.storage = state
+    self.cell = StateCell(state)
     self.middleware = middleware
   }
 
@@ -113,7 +117,7 @@ open class Store<State: Sendable>: StoreType, @unchecked Sendable {
       var state: State?
       let read: StateRead = core.withLock { core in
         guard core.reducing else {
-          state = storage
+          state = cell.value
           return .done
         }
         guard core.drainer != thread else { return .insideReducer }
@@ -144,11 +148,12 @@ open class Store<State: Sendable>: StoreType, @unchecked Sendable {
         middlewareStorage = newValue
         core.dispatchFunction = function
       }
+      hasMiddleware.store(function != nil, ordering: .releasing)
     }
   }
 
-  /// The function ``dispatch(_:)`` calls: the middleware chain, ending in
-  /// ``_defaultDispatch(action:)``.
+  /// The function `dispatch(_:)` calls: the middleware chain, ending in
+  /// `_defaultDispatch(action:)`.
   public var dispatchFunction: DispatchFunction! {
     if let function = core.withLock({ $0.dispatchFunction }) {
       return function
@@ -163,7 +168,9 @@ open class Store<State: Sendable>: StoreType, @unchecked Sendable {
   /// action is queued and applied right after the current notification round, before the outer
   /// dispatch returns. See <doc:ThreadingModel>.
   open func dispatch(_ action: any Action) {
-    if let function = core.withLock({ $0.dispatchFunction }) {
+    if hasMiddleware.load(ordering: .acquiring),
+      let function = core.withLock({ $0.dispatchFunction })
+    {
       function(action)
     } else {
       _defaultDispatch(action: action)
@@ -171,7 +178,7 @@ open class Store<State: Sendable>: StoreType, @unchecked Sendable {
   }
 
   /// The last step of dispatch, after the middleware: queues `action` for the reducer and applies
-  /// it (see ``dispatch(_:)`` for when it returns).
+  /// it (see `dispatch(_:)` for when it returns).
   // swift-format-ignore: AlwaysUseLowerCamelCase
   open func _defaultDispatch(action: any Action) {
     submit(.action(action, context: nil), intercept: true)
@@ -197,7 +204,7 @@ open class Store<State: Sendable>: StoreType, @unchecked Sendable {
   open func subscribe<SelectedState, S: StoreSubscriber>(
     _ subscriber: S, transform: ((Subscription<State>) -> Subscription<SelectedState>)?
   ) where S.StoreSubscriberStateType == SelectedState {
-    let root = Subscription<State>()
+    let root = Subscription<State>(context: subscriptionContext)
     _subscribe(subscriber, originalSubscription: root, transformedSubscription: transform?(root))
   }
 

@@ -1,6 +1,6 @@
 /// A chain of steps that selects and filters what a subscriber receives from a store.
 ///
-/// A subscription is built in the `transform` closure of ``Store/subscribe(_:transform:)``:
+/// A subscription is built in the `transform` closure of `subscribe(_:transform:)`:
 ///
 /// ```swift
 /// store.subscribe(subscriber) { subscription in
@@ -15,7 +15,8 @@
 /// the previous whole state, so the store's state stays uniquely referenced and in-place reducers
 /// do not copy it. Steps that keep values are ``skipRepeats(_:)`` and the filters built on it;
 /// they keep the last value they were given, and every step sees every state, even when an
-/// earlier step filtered it out, so that comparison is always with the previous state.
+/// earlier step filtered it out, so that comparison is always with the previous state (unlike
+/// ReSwift, a selector may therefore run for a state an earlier step skipped).
 ///
 /// Selector and filter closures run on the thread that drains the store, one notification at a
 /// time, so they need not be `Sendable`; they should be pure and fast.
@@ -24,28 +25,37 @@
 /// types where the subscription is made (an unspecialized `==` on an array compares element by
 /// element through witness tables, many times slower).
 public final class Subscription<State> {
-  /// The next step: receives every value, with whether it is to be delivered, and returns
-  /// false once the subscriber is gone. Set once while the chain is built, before the store
-  /// sees the chain; then only the draining thread calls it, one notification at a time, hence
-  /// no exclusivity checks.
-  @exclusivity(unchecked) @usableFromInline var observer:
-    ((_ value: State, _ deliver: Bool) -> Bool)?
+  /// Makes the function that runs the steps after this one, once the chain is complete; set
+  /// when a step is added after this one. Each call makes fresh step state.
+  /// Not optional: a closure in an optional is kept maximally abstract, and calling what it
+  /// returns would go through reabstraction thunks.
+  @usableFromInline var makeObserver: () -> SubscriptionObserver = { { _, _ in true } }
 
-  @usableFromInline init() {}
+  /// The store's notification context, shared by the steps of its subscriptions.
+  @usableFromInline let context: SubscriptionContext
 
-  /// Passes `value` down the chain; `deliver` is false when an earlier step filtered it out.
-  /// Returns false once the subscriber is gone.
-  @inlinable func send(_ value: State, deliver: Bool) -> Bool {
-    observer?(value, deliver) ?? true
+  @usableFromInline init(context: SubscriptionContext) {
+    self.context = context
+  }
+
+  /// The function that runs the steps after this one. The store compiles a chain once, when it
+  /// subscribes, so each notification calls a fixed closure per step instead of looking steps
+  /// up.
+  @inlinable func compile() -> SubscriptionObserver {
+    makeObserver()
   }
 
   /// A subscription to the value `selector` computes from each state.
   @inlinable public func select<Substate>(
     _ selector: @escaping (State) -> Substate
   ) -> Subscription<Substate> {
-    let next = Subscription<Substate>()
-    observer = { value, deliver in
-      next.send(selector(value), deliver: deliver)
+    let next = Subscription<Substate>(context: context)
+    makeObserver = {
+      let send = next.compile()
+      return { value, deliver in
+        let selected = selector(value.assumingMemoryBound(to: State.self).pointee)
+        return withUnsafePointer(to: selected) { send($0, deliver) }
+      }
     }
     return next
   }
@@ -63,15 +73,19 @@ public final class Subscription<State> {
   @inlinable public func skipRepeats(
     _ isRepeat: @escaping (_ oldState: State, _ newState: State) -> Bool
   ) -> Subscription<State> {
-    let next = Subscription<State>()
-    let previous = PreviousValue<State>()
-    observer = { value, deliver in
-      var pass = deliver
-      if pass, let old = previous.value, isRepeat(old, value) {
-        pass = false
+    let next = Subscription<State>(context: context)
+    makeObserver = {
+      let send = next.compile()
+      let previous = PreviousValue<State>()
+      return { pointer, deliver in
+        let value = pointer.assumingMemoryBound(to: State.self)
+        var pass = deliver
+        if pass, let old = previous.value, isRepeat(old, value.pointee) {
+          pass = false
+        }
+        previous.value = value.pointee
+        return send(pointer, pass)
       }
-      previous.value = value
-      return next.send(value, deliver: pass)
     }
     return next
   }
@@ -94,10 +108,28 @@ public final class Subscription<State> {
 
 extension Subscription where State: Equatable {
   /// A subscription that skips a value equal to the previous one.
+  ///
+  /// For values with references (arrays, strings, dictionaries...), the comparison of one pair
+  /// of values is shared by all the store's subscriptions that compare the bitwise-same pair in
+  /// the same notification round, such as several subscribers selecting the same array: one of
+  /// them compares the elements, the others reuse the answer.
   @inlinable public func skipRepeats() -> Subscription<State> {
-    skipRepeats(==)
+    guard !_isPOD(State.self) else { return skipRepeats(==) }
+    let memo = context.memo(for: State.self)
+    let context = self.context
+    return skipRepeats { old, new in memo.isEqual(old, new, round: context.round) }
   }
 }
+
+/// A compiled subscription chain: takes the address of each value (of the type of the step the
+/// chain starts at) with whether it is to be delivered, and returns false once the subscriber is
+/// gone.
+///
+/// Values pass by address so that the closure type is not generic: closures made where the
+/// types are concrete are called without reabstraction thunks, and the store calls chains from
+/// non-generic bookkeeping.
+@usableFromInline typealias SubscriptionObserver = (_ value: UnsafeRawPointer, _ deliver: Bool) ->
+  Bool
 
 /// The value a ``Subscription/skipRepeats(_:)`` step saw for the previous state.
 ///

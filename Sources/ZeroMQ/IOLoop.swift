@@ -23,7 +23,7 @@ import Synchronization
 ///   try socket.bind(.tcp(host: "127.0.0.1"))
 ///   return LoopBound(socket, scope: scope)
 /// }
-/// loop.execute { _ in try? publisher.value.send(parts: [Array("topic".utf8), [1, 2, 3]]) }
+/// loop.execute { _ in _ = try? publisher.value.send(parts: [Array("topic".utf8), [1, 2, 3]]) }
 /// await loop.shutdown()
 /// ```
 ///
@@ -35,8 +35,16 @@ public final class IOLoop: Sendable {
   let core: LoopCore
   private let thread: Mutex<LoopThread?>
 
-  /// Starts a loop thread named `name`, with sockets in `context` (a new one by default).
-  public init(context: Context = Context(), name: String = "zmq-loop") throws(ZMQError) {
+  /// Starts a loop thread named `name`, with sockets in `context`.
+  ///
+  /// The default context is not blocky (`ZMQ_BLOCKY` off): its sockets start with a linger of
+  /// zero, so shutting a loop down never waits for a peer that is gone. Set
+  /// ``SocketOption/linger`` on a socket whose last messages must be flushed.
+  public init(
+    context: Context = Context(blocky: false), name: String = "zmq-loop"
+  )
+    throws(ZMQError)
+  {
     let pipe = Endpoint.inproc("zeromq-swift.loop.\(IOLoop.counter.next())")
     let receiver = try Socket(context, .pair)
     try receiver.bind(pipe)
@@ -115,6 +123,9 @@ public final class IOLoop: Sendable {
       while !core.isFinished { sched_yield() }
     }
   }
+
+  /// How many wake-ups the loop has been sent so far (for tests of their coalescing).
+  var wakeUpCount: Int { core.state.withLock { $0.wakeUps } }
 
   private static let counter = AtomicCounter()
 }

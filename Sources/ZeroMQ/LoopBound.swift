@@ -12,7 +12,7 @@
 ///   try socket.bind(.tcp(host: "127.0.0.1"))
 ///   return LoopBound(socket, scope: scope)
 /// }
-/// loop.execute { _ in try? publisher.value.send("tick") }
+/// loop.execute { _ in _ = try? publisher.value.send("tick") }
 /// ```
 public struct LoopBound<Value>: @unchecked Sendable {
   // The box is only dereferenced on the loop thread (checked), so sharing the token is safe.

@@ -32,6 +32,7 @@ public final class LoopScope {
   /// A new socket in the loop's context, owned by the loop thread: the loop closes it at
   /// shutdown if nothing closed it before.
   public func makeSocket(_ kind: SocketKind) throws(ZMQError) -> Socket {
+    precondition(core.isLoopThread, "LoopScope used off its loop thread")
     let socket = try Socket(core.context, kind)
     ownedSockets.removeAll { $0.socket == nil || $0.socket!.isClosed }
     ownedSockets.append(WeakSocket(socket: socket))

@@ -7,8 +7,8 @@ extension Socket {
   /// Sends one frame holding a copy of `bytes` (`zmq_send`); `more` marks a frame that is
   /// followed by more frames of the same multipart message (`ZMQ_SNDMORE`).
   ///
-  /// Returns `false` when the frame could not be queued in time (`EAGAIN`). Short frames are
-  /// copied into the message itself, so no allocation happens for them.
+  /// Returns `false` when the frame could not be queued in time (`EAGAIN`). Frames of up to 33
+  /// bytes are copied into libzmq's message itself, so no allocation happens for them.
   @inlinable
   @discardableResult
   public func send(
@@ -29,7 +29,7 @@ extension Socket {
     return try send(Array(bytes), more: more, wait: wait)
   }
 
-  /// Sends the UTF-8 of `text` as one frame; see ``send(_:more:wait:)-(Collection<UInt8>,_,_)``.
+  /// Sends the UTF-8 of `text` as one frame, like the byte-collection `send`.
   @inlinable
   @discardableResult
   public func send(
@@ -85,8 +85,7 @@ extension Socket {
     return true
   }
 
-  /// Sends the frames of one multipart message without copying them; see
-  /// ``send(parts:wait:)-(Collection,_)``.
+  /// Sends the frames of one multipart message without copying them, like `send(parts:wait:)`.
   @inlinable
   @discardableResult
   public func send(messages: [Message], wait: Wait = .blocking) throws(ZMQError) -> Bool {

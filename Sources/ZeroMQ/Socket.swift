@@ -16,7 +16,8 @@ import CZeroMQ
 /// let subscriber = try Socket(context, .sub)
 /// try subscriber.subscribe(to: "prices.")
 /// try subscriber.connect(endpoint)
-/// try publisher.send(parts: ["prices.eur", [1, 2, 3]])
+/// // ... once the subscription has reached the publisher (PUB drops what it sends before):
+/// try publisher.send(parts: [Array("prices.eur".utf8), [1, 2, 3]])
 /// let parts = try subscriber.receiveParts()          // [[112, 114, ...], [1, 2, 3]]
 /// ```
 public final class Socket {
@@ -24,7 +25,9 @@ public final class Socket {
   public let context: Context
   /// The socket's kind.
   public let kind: SocketKind
-  @usableFromInline var _handle: UnsafeMutableRawPointer?
+  // Only this socket's one thread touches the handle, and no access spans a call that could
+  // reach it again, so the runtime exclusivity check on the hot path buys nothing.
+  @exclusivity(unchecked) @usableFromInline var _handle: UnsafeMutableRawPointer?
 
   /// A new socket of `kind` in `context`.
   public init(_ context: Context, _ kind: SocketKind) throws(ZMQError) {

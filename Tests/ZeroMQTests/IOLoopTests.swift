@@ -146,3 +146,39 @@ struct IOLoopTests {
     #expect(after - before < 40)
   }
 }
+
+@Suite("IOLoop streams", .timeLimit(.minutes(1)))
+struct IOLoopStreamTests {
+  @Test("messages(from:) streams a subscriber's multipart messages to a task")
+  func messagesStream() async throws {
+    let loop = try IOLoop(name: "test-stream")
+    let (updates, publisher) = try await loop.submit { scope in
+      let publisher = try scope.makeSocket(.pub)
+      try publisher.bind(.inproc("test-stream"))
+      let subscriber = try scope.makeSocket(.sub)
+      try subscriber.subscribe(to: "d")
+      try subscriber.connect(.inproc("test-stream"))
+      return (scope.messages(from: subscriber), LoopBound(publisher, scope: scope))
+    }
+    // Publish on a repeating timer until the consumer has seen enough: PUB drops whatever
+    // it sends before the subscription arrives, so the first numbers may be missing.
+    let ticker = try await loop.submit { scope in
+      var number: UInt8 = 0
+      return scope.schedule(every: .milliseconds(1)) {
+        number &+= 1
+        _ = try? publisher.value.send(parts: [bytes("d"), [number]], wait: .nonBlocking)
+        _ = try? publisher.value.send(parts: [bytes("x"), [number]], wait: .nonBlocking)
+      }
+    }
+    var numbers: [UInt8] = []
+    for await frames in updates {
+      #expect(frames.count == 2)
+      #expect(frames.first == bytes("d"))
+      numbers.append(frames[1][0])
+      if numbers.count == 5 { break }
+    }
+    #expect(zip(numbers, numbers.dropFirst()).allSatisfy { $0 &+ 1 == $1 })
+    loop.execute { scope in scope.cancel(ticker) }
+    await loop.shutdown()
+  }
+}

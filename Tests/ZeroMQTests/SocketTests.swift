@@ -149,3 +149,21 @@ struct SocketTests {
     #expect(SocketKind.router.description == "ROUTER")
   }
 }
+
+@Suite("Context", .timeLimit(.minutes(1)))
+struct ContextTests {
+  @Test("a non-blocky context gives its sockets a linger of zero")
+  func nonBlocky() throws {
+    #expect(try Socket(Context(), .dealer).get(.linger) == .milliseconds(-1))
+    let socket = try Socket(Context(blocky: false), .dealer)
+    #expect(try socket.get(.linger) == .zero)
+    // Unsent messages for a peer that never comes do not hold up the context's termination.
+    try socket.connect(.tcp(host: "127.0.0.1", port: 9))
+    try socket.send("never delivered", wait: .nonBlocking)
+  }
+
+  @Test("libzmq reports its version")
+  func version() {
+    #expect(Context.version.major == 4)
+  }
+}

@@ -88,7 +88,9 @@ extension DiffContext {
     }
   }
 
-  private func diffElements<Element: Encodable & Equatable>(_ scan: inout ElementScan<Element>)
+  private func diffElements<Element: Encodable & Equatable>(
+    _ scan: inout ElementScan<Element>
+  )
     throws
   {
     let (oldCount, newCount) = (scan.old.count, scan.new.count)
@@ -143,7 +145,9 @@ extension DiffContext {
     return nil
   }
 
-  private func encodeElement<Element: Encodable>(_ element: Element, at index: Int) throws
+  private func encodeElement<Element: Encodable>(
+    _ element: Element, at index: Int
+  ) throws
     -> JSONValue
   {
     try at(String(index)) { try session.encode(element, at: codingPath) }

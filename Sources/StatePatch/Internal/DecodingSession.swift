@@ -11,7 +11,9 @@ final class DecodingSession {
   var subtreesReused = 0
 
   /// The typed value of `value`, decoding everything beneath it.
-  func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, at codingPath: [any CodingKey])
+  func decode<T: Decodable>(
+    _ type: T.Type, from value: JSONValue, at codingPath: [any CodingKey]
+  )
     throws -> T
   {
     nodesDecoded += 1
@@ -65,7 +67,9 @@ final class DecodingSession {
   }
 
   /// The scalar `T` of `value` (and `Data` from base64), or nil when `T` is not a scalar.
-  static func scalar<T>(_ type: T.Type, from value: JSONValue, at codingPath: [any CodingKey])
+  static func scalar<T>(
+    _ type: T.Type, from value: JSONValue, at codingPath: [any CodingKey]
+  )
     throws -> T?
   {
     func mismatch(_ expected: String) -> StateDecodingError {

@@ -18,7 +18,8 @@ final class EncodingSession {
         return .json(scalar)
       }
     } catch {
-      throw StateEncodingError(.nonFiniteNumber(error.value), at: JSONPointer(codingPath: codingPath))
+      throw StateEncodingError(
+        .nonFiniteNumber(error.value), at: JSONPointer(codingPath: codingPath))
     }
     if deep { return .json(try encode(value, at: codingPath)) }
     return .value(value)
@@ -32,7 +33,8 @@ final class EncodingSession {
         return scalar
       }
     } catch {
-      throw StateEncodingError(.nonFiniteNumber(error.value), at: JSONPointer(codingPath: codingPath))
+      throw StateEncodingError(
+        .nonFiniteNumber(error.value), at: JSONPointer(codingPath: codingPath))
     }
     if let unordered = value as? any CanonicalUnordered,
       let json = try unordered.canonicalJSON(in: self, at: codingPath)
@@ -44,7 +46,9 @@ final class EncodingSession {
   }
 
   /// Runs `value.encode(to:)` into a fresh box; errors from the value keep their cause.
-  func record<T: Encodable>(_ value: T, at codingPath: [any CodingKey], deep: Bool) throws
+  func record<T: Encodable>(
+    _ value: T, at codingPath: [any CodingKey], deep: Bool
+  ) throws
     -> RecordBox
   {
     let box = RecordBox()

@@ -21,7 +21,8 @@ struct PatchingDecoder: Decoder {
     }
     return KeyedDecodingContainer(
       PatchingKeyedDecoder<Key>(
-        box: box, plain: KeyedValueDecoder(object: object, session: session, codingPath: codingPath),
+        box: box,
+        plain: KeyedValueDecoder(object: object, session: session, codingPath: codingPath),
         touch: touch))
   }
 
@@ -84,7 +85,9 @@ struct PatchingKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
       codingPath: codingPath + [key])
   }
 
-  func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key)
+  func nestedContainer<NestedKey: CodingKey>(
+    keyedBy type: NestedKey.Type, forKey key: Key
+  )
     throws -> KeyedDecodingContainer<NestedKey>
   {
     if let decoder = try nested(key) { return try decoder.container(keyedBy: type) }

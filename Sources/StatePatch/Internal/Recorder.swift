@@ -118,7 +118,9 @@ struct UnkeyedRecorder: UnkeyedEncodingContainer {
     box.entries.append(try session.entry(value, at: nextPath))
   }
 
-  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
+  mutating func nestedContainer<NestedKey: CodingKey>(
+    keyedBy keyType: NestedKey.Type
+  )
     -> KeyedEncodingContainer<NestedKey>
   {
     let nested = RecordBox()

@@ -58,7 +58,9 @@ struct KeyedValueDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     ValueDecoder(value: value, session: session, codingPath: codingPath + [key])
   }
 
-  func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key)
+  func nestedContainer<NestedKey: CodingKey>(
+    keyedBy type: NestedKey.Type, forKey key: Key
+  )
     throws -> KeyedDecodingContainer<NestedKey>
   {
     try decoder(key, try member(key)).container(keyedBy: type)
@@ -117,7 +119,9 @@ struct UnkeyedValueDecoder: UnkeyedDecodingContainer {
     return try session.decode(type, from: value, at: path)
   }
 
-  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
+  mutating func nestedContainer<NestedKey: CodingKey>(
+    keyedBy type: NestedKey.Type
+  ) throws
     -> KeyedDecodingContainer<NestedKey>
   {
     let (value, path) = try next()

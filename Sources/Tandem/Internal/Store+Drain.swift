@@ -52,14 +52,23 @@ extension Store {
   @usableFromInline func submit(_ submitted: StoreWork, intercept: Bool) {
     let thread = ThreadIdentity.current
     var work = submitted
-    var admission = core.withLock { $0.admit(&work, from: thread, intercept: intercept) }
+    var observing = false
+    var admission = core.withLock { core in
+      let admission = core.admit(&work, from: thread, intercept: intercept)
+      if case .drain = admission { observing = Self.beginLocked(work, &core) }
+      return admission
+    }
     if case .intercept(let interceptor) = admission {
       if case .action(let action, _) = work, interceptor(action) { return }
-      admission = core.withLock { $0.admit(&work, from: thread, intercept: false) }
+      admission = core.withLock { core in
+        let admission = core.admit(&work, from: thread, intercept: false)
+        if case .drain = admission { observing = Self.beginLocked(work, &core) }
+        return admission
+      }
     }
     switch admission {
     case .drain:
-      drain(startingWith: work)
+      drain(startingWith: work, observing: observing)
     case .queued:
       return
     case .wait(let wakeup):
@@ -84,77 +93,118 @@ extension Store {
     }
   }
 
-  /// Performs `first`, then queued work in order, until the queue is empty.
-  private func drain(startingWith first: StoreWork) {
+  /// With the lock held, as the drainer starts `work`: an action's reducer owns the state from
+  /// here on. Returns whether the reduction is to be reported to the observer.
+  private static func beginLocked(_ work: StoreWork, _ core: inout StoreCore) -> Bool {
+    guard case .action = work else { return false }
+    core.reducing = true
+    return core.hasReductionObserver
+  }
+
+  /// With the lock held, after a unit of work: moves the next one into `work` and begins it
+  /// (setting `observing`), or ends the drain and returns false when the queue is empty.
+  private static func finishLocked(
+    _ core: inout StoreCore, next work: inout PendingWork, observing: inout Bool
+  ) -> Bool {
+    guard core.queue.popFirst(into: &work) else {
+      core.drainer = nil
+      return false
+    }
+    observing = beginLocked(work.work, &core)
+    return true
+  }
+
+  /// Performs `first` (already begun), then queued work in order, until the queue is empty.
+  private func drain(startingWith first: StoreWork, observing: Bool) {
     var current = PendingWork(work: first, done: nil)
-    while true {
-      perform(current.work)
-      let next: PendingWork? = core.withLock { core in
-        if let next = core.queue.popFirst() { return next }
-        core.drainer = nil
-        return nil
-      }
-      current.done?.signal()
-      guard let next else { return }
-      current = next
+    var observing = observing
+    var more: Bool
+    if case .action(let action, let context) = first {
+      // The common case, without copying the work around first.
+      more = apply(
+        action, context: context, observing: observing, next: &current,
+        nextObserving: &observing)
+    } else {
+      more = perform(&current, observing: &observing)
+    }
+    while more {
+      let done = current.done
+      more = perform(&current, observing: &observing)
+      done?.signal()
     }
   }
 
-  private func perform(_ work: StoreWork) {
-    switch work {
+  /// Performs `work` (already begun), then replaces it with the next work; false when there is
+  /// none and the drain is over.
+  private func perform(_ work: inout PendingWork, observing: inout Bool) -> Bool {
+    switch work.work {
     case .action(let action, let context):
-      apply(action, context: context)
+      return apply(
+        action, context: context, observing: observing, next: &work, nextObserving: &observing)
     case .replacement(let value):
-      guard let state = value as? State else {
-        preconditionFailure("Tandem: a replacement state of type \(type(of: value))")
-      }
-      let subscriptions = core.withLock { core in
-        storage = state
-        return core.subscriptions
-      }
-      notify(subscriptions, of: state)
+      replace(with: value)
     case .subscription(let box):
       install(box)
     }
+    return core.withLock { Self.finishLocked(&$0, next: &work, observing: &observing) }
   }
 
-  /// Reduces `action` with the state moved out of `storage`, so an in-place reducer mutates it
-  /// without copying; then puts it back, calls the observer and notifies subscribers.
-  private func apply(_ action: any Action, context: (any Sendable)?) {
-    let observer = core.withLock { core in
-      core.reducing = true
-      return reductionObserver
-    }
-    // From here until `reducing` is false again, `storage` belongs to this thread alone.
-    var state = storage.take()
-    let oldState = observer == nil ? nil : state
+  /// Reduces `action` in the state cell, so an in-place reducer mutates it without copying;
+  /// then calls the observer, notifies subscribers, and moves the next work into `next` (in the
+  /// same critical section when there is no one to notify); false when the drain is over.
+  private func apply(
+    _ action: any Action, context: (any Sendable)?, observing: Bool, next: inout PendingWork,
+    nextObserving: inout Bool
+  ) -> Bool {
+    // `beginLocked` set `reducing`: until it is false again the cell belongs to this thread.
+    let observer = observing ? core.withLock { _ in reductionObserver } : nil
+    let oldState = observer == nil ? nil : cell.value
     if let reduce = inPlaceReducer {
-      guard var value = state.take() else {
-        preconditionFailure("Tandem: a store with an in-place reducer has no state")
-      }
-      reduce(&value, action)
-      state = consume value
+      precondition(cell.isInitialized, "Tandem: a store with an in-place reducer has no state")
+      reduce(&cell.pointer.pointee, action)
     } else if let reduce = returningReducer {
-      state = reduce(action, state)
+      let state = cell.take()
+      cell.set(reduce(action, state))
     }
-    storage = consume state
     var readers: [Wakeup] = []
-    let subscriptions = core.withLock { core in
+    var more = false
+    var finished = false
+    let subscriptions: [SubscriptionBox] = core.withLock { core in
       core.reducing = false
-      swap(&readers, &core.readers)
+      if !core.readers.isEmpty { swap(&readers, &core.readers) }
+      guard !core.subscriptions.isEmpty || observing else {
+        more = Self.finishLocked(&core, next: &next, observing: &nextObserving)
+        finished = true
+        return []
+      }
       return core.subscriptions
     }
     for reader in readers {
       reader.signal()
     }
-    guard observer != nil || !subscriptions.isEmpty, let newState = storage else { return }
-    observer?(action, oldState, newState, context)
-    notify(subscriptions, of: newState)
+    if finished { return more }
+    if let newState = cell.value {
+      observer?(action, oldState, newState, context)
+      notify(subscriptions, of: newState)
+    }
+    return core.withLock { Self.finishLocked(&$0, next: &next, observing: &nextObserving) }
+  }
+
+  /// Replaces the state with `value` (a `State`) and notifies subscribers.
+  private func replace(with value: any Sendable) {
+    guard let state = value as? State else {
+      preconditionFailure("Tandem: a replacement state of type \(type(of: value))")
+    }
+    let subscriptions = core.withLock { core in
+      cell.set(state)
+      return core.subscriptions
+    }
+    notify(subscriptions, of: state)
   }
 
   /// Adds `box` at the end of the subscriptions (replacing the same subscriber's earlier one)
   /// and sends it the current state.
-  private func install(_ box: AnySubscriptionBox) {
+  private func install(_ box: SubscriptionBox) {
     let installed = core.withLock { core in
       guard !box.isCancelled else { return false }
       for earlier in core.subscriptions where earlier.id == box.id {
@@ -164,17 +214,18 @@ extension Store {
       core.subscriptions.append(box)
       return true
     }
-    if installed, let state = storage {
+    if installed, let state = cell.value {
       notify([box], of: state)
     }
   }
 
   /// Notifies `subscriptions` in order, then drops those whose subscriber was released.
-  private func notify(_ subscriptions: [AnySubscriptionBox], of state: State) {
+  private func notify(_ subscriptions: [SubscriptionBox], of state: State) {
+    subscriptionContext.round &+= 1
     var released = false
-    for box in subscriptions {
-      // Every box of this store was made by `_subscribe` for its state type.
-      if !unsafeDowncast(box, to: SubscriptionBox<State>.self).notify(state) {
+    withUnsafePointer(to: state) { pointer in
+      // Every box of this store was made by `_subscribe` for a chain of its state type.
+      for box in subscriptions where !box.notify(pointer) {
         released = true
       }
     }

@@ -9,7 +9,7 @@
   /// Replace the whole state (``Store/replaceState(_:)``); holds a `State`.
   case replacement(any Sendable)
   /// Install a subscription and send it the current state.
-  case subscription(AnySubscriptionBox)
+  case subscription(SubscriptionBox)
 }
 
 /// Work waiting for the draining thread, and the thread waiting for it, if any.
@@ -20,7 +20,7 @@ struct PendingWork: Sendable {
 }
 
 /// The bookkeeping a ``Store`` guards with its mutex (the state itself is a field of the store,
-/// guarded by the same mutex; see ``Store`` `storage`).
+/// guarded by the same mutex; see `Store.cell`).
 struct StoreCore: Sendable {
   /// The thread draining the queue, if any.
   var drainer: ThreadIdentity?
@@ -29,7 +29,7 @@ struct StoreCore: Sendable {
   /// Work submitted while a drain was in progress.
   var queue = WorkQueue()
   /// Subscriptions in the order they subscribed.
-  var subscriptions: [AnySubscriptionBox] = []
+  var subscriptions: [SubscriptionBox] = []
   /// The middleware chain ending in `_defaultDispatch`; `nil` when there is no middleware.
   var dispatchFunction: DispatchFunction?
   /// Threads waiting to read the state while a reducer runs.
@@ -39,6 +39,9 @@ struct StoreCore: Sendable {
   /// The contexts of dispatches in progress, by dispatching thread
   /// (``Store/dispatch(_:context:)``).
   var dispatchContexts: [ThreadIdentity: any Sendable] = [:]
+  /// Whether the store has a reduction observer (``Store/setReductionObserver(_:)``); kept here
+  /// so the hot path tests a flag instead of the generic optional closure.
+  var hasReductionObserver = false
 }
 
 /// A first-in first-out queue of pending work.
@@ -52,15 +55,16 @@ struct WorkQueue: Sendable {
     items.append(item)
   }
 
-  mutating func popFirst() -> PendingWork? {
-    guard head < items.count else { return nil }
-    let item = items[head]
+  /// Moves the oldest item into `item`; false (leaving `item` alone) when the queue is empty.
+  mutating func popFirst(into item: inout PendingWork) -> Bool {
+    guard head < items.count else { return false }
+    item = items[head]
     head += 1
     if head == items.count {
       items.removeAll(keepingCapacity: true)
       head = 0
     }
-    return item
+    return true
   }
 
   /// Calls `body` with each pending item, oldest first.

@@ -23,6 +23,8 @@ final class LoopCore: Sendable {
     var finishWaiters: [CheckedContinuation<Void, Never>] = []
     /// The sending end of the `inproc` wake-up pipe, used only under the lock.
     var wakeSender: UncheckedSocket
+    /// How many wake-ups were sent, for tests of the coalescing.
+    var wakeUps = 0
   }
 
   let context: Context
@@ -52,7 +54,10 @@ final class LoopCore: Sendable {
     state.withLock { state in
       guard state.accepting else { return false }
       state.jobs.append(job)
-      if state.jobs.count == 1 { state.wakeSender.signal() }
+      if state.jobs.count == 1 {
+        state.wakeSender.signal()
+        state.wakeUps += 1
+      }
       return true
     }
   }
@@ -64,6 +69,7 @@ final class LoopCore: Sendable {
       guard state.accepting else { return false }
       state.accepting = false
       state.wakeSender.signal()
+      state.wakeUps += 1
       return true
     }
   }

@@ -30,13 +30,14 @@ extension LoopScope {
       }
       let timeout = pollTimeout(now: clock.now)
       let count = Int32(items.count)
-      let ready = items.withUnsafeMutableBufferPointer { buffer in
-        while true {
-          let result = zmq_poll(buffer.baseAddress, count, timeout)
-          if result >= 0 || zmq_errno() != EINTR { return result }
+      do {
+        _ = try items.withUnsafeMutableBufferPointer { buffer throws(ZMQError) in
+          try zmqCall("zmq_poll") { zmq_poll(buffer.baseAddress, count, timeout) }
         }
+      } catch {
+        // Only a bug (a closed socket polled) or a terminated context can get here.
+        preconditionFailure("the I/O loop '\(core.name)' cannot poll: \(error)")
       }
-      precondition(ready >= 0, "zmq_poll failed in the I/O loop: errno \(zmq_errno())")
 
       if items[0].revents & Int16(ZMQ_POLLIN) != 0 {
         while zmq_recv(wakeReceiver.handle, nil, 0, ZMQ_DONTWAIT) >= 0 {}

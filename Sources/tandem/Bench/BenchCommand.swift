@@ -7,6 +7,7 @@ let benchmarks = CommandGroup(
   summary: "Benchmarks; run with `swift run -c release tandem bench <name>`.",
   commands: [
     storeBenchmark,
+    jsonBenchmark,
     zmqBenchmark,
     syncBenchmark,
   ]

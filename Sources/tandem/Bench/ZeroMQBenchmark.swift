@@ -17,9 +17,9 @@ import ZeroMQ
 let zmqBenchmark = Command(
   name: "zmq",
   summary: "ZeroMQ wrapper vs raw libzmq from C: PUB/SUB msgs/s, DEALER/ROUTER round trip",
-  usage: "[--runs N] [--messages N] [--round-trips N]",
+  usage: "[--runs N] [--messages N] [--round-trips N] [--samples]",
   run: { arguments in
-    var arguments = try CommandLineArguments(arguments)
+    var arguments = try CommandLineArguments(arguments, flags: ["samples"])
     if let role = arguments.option("peer") {
       try ZeroMQBenchmarkPeer.run(role: role, arguments: &arguments)
       return
@@ -27,8 +27,11 @@ let zmqBenchmark = Command(
     let runs = try arguments.integer("runs", default: 5, in: 1...101)
     let messages = try arguments.integer("messages", default: 1_000_000, in: 2...100_000_000)
     let roundTrips = try arguments.integer("round-trips", default: 20_000, in: 100...10_000_000)
+    let samples = arguments.flag("samples")
     try arguments.finish()
-    try ZeroMQBenchmark(runs: runs, messages: messages, roundTrips: roundTrips).run()
+    try ZeroMQBenchmark(
+      runs: runs, messages: messages, roundTrips: roundTrips, printsSamples: samples
+    ).run()
   }
 )
 
@@ -42,38 +45,54 @@ struct ZeroMQBenchmark {
   var runs: Int
   var messages: Int
   var roundTrips: Int
+  /// Whether to print every timed run's figure, not only the medians.
+  var printsSamples = false
 
   func run() throws {
     let version = Context.version
     print(
       "libzmq \(version.major).\(version.minor).\(version.patch), tcp loopback, two processes,"
-        + " median of \(runs) runs after 1 warm-up")
+        + " median of \(runs) runs after 1 warm-up; load average before: \(loadAverage())")
+    var cpuRows: [(String, [ZeroMQImplementation: [Double]])] = []
     var table = BenchmarkTable(
       title: "zmq", columns: ["measure", "wrapper", "raw C", "wrapper / C", "target"])
     for size in [64, 1024] {
       var rates: [ZeroMQImplementation: [Double]] = [:]
+      var cpu: [ZeroMQImplementation: [Double]] = [:]
       try alternate { implementation, timed in
+        let cpuBefore = cpuSeconds()
         let seconds = try throughputRun(implementation, size: size)
-        if timed { rates[implementation, default: []].append(Double(messages - 1) / seconds) }
+        let cpuUsed = cpuSeconds() - cpuBefore
+        if timed {
+          rates[implementation, default: []].append(Double(messages - 1) / seconds)
+          cpu[implementation, default: []].append(cpuUsed / Double(messages) * 1e9)
+        }
       }
       let swift = Samples(rates[.swift]!).median
       let c = Samples(rates[.c]!).median
       let label = size == 64 ? "64 B" : "1 KiB"
+      printSamples("PUB->SUB \(label) msgs/s", rates)
       table.add([
         "PUB->SUB \(label) msgs/s", BenchmarkTable.format(swift), BenchmarkTable.format(c),
         BenchmarkTable.format(swift / c, decimals: 2), ">= 0.85",
       ])
+      cpuRows.append(("PUB->SUB \(label) CPU ns/msg", cpu))
     }
     var p50s: [ZeroMQImplementation: [Double]] = [:]
+    var roundTripCPU: [ZeroMQImplementation: [Double]] = [:]
     var p99s: [ZeroMQImplementation: [Double]] = [:]
     try alternate { implementation, timed in
+      let cpuBefore = cpuSeconds()
       let samples = try roundTripRun(implementation)
+      let cpuUsed = cpuSeconds() - cpuBefore
       if timed {
+        roundTripCPU[implementation, default: []].append(cpuUsed / Double(roundTrips) * 1e6)
         p50s[implementation, default: []].append(samples.percentile(50) / 1000)
         p99s[implementation, default: []].append(samples.percentile(99) / 1000)
       }
     }
     for (name, figures) in [("p50", p50s), ("p99", p99s)] {
+      printSamples("DEALER->ROUTER RTT \(name) us", figures)
       let swift = Samples(figures[.swift]!).median
       let c = Samples(figures[.c]!).median
       table.add([
@@ -82,7 +101,28 @@ struct ZeroMQBenchmark {
         "<= 1.15",
       ])
     }
+    cpuRows.append(("DEALER->ROUTER CPU us/trip", roundTripCPU))
+    for (label, figures) in cpuRows {
+      printSamples(label, figures)
+      let swift = Samples(figures[.swift]!).median
+      let c = Samples(figures[.c]!).median
+      table.add([
+        label, BenchmarkTable.format(swift, decimals: 1), BenchmarkTable.format(c, decimals: 1),
+        BenchmarkTable.format(swift / c, decimals: 2), "-",
+      ])
+    }
     table.print()
+    print(
+      "CPU rows: user + system time of both processes per message or round trip, peer start-up"
+        + " included (the same executable for both); steadier than rates on a loaded machine.")
+  }
+
+  private func printSamples(_ label: String, _ figures: [ZeroMQImplementation: [Double]]) {
+    guard printsSamples else { return }
+    for implementation in ZeroMQImplementation.allCases {
+      let values = figures[implementation]!.map { BenchmarkTable.format($0, decimals: 1) }
+      print("\(label) \(implementation.rawValue): \(values.joined(separator: ", "))")
+    }
   }
 
   /// One warm-up, then `runs` timed runs of each implementation, alternating which goes first.
@@ -260,6 +300,30 @@ struct ZeroMQBenchmarkError: Error, CustomStringConvertible {
   init(_ description: String) {
     self.description = description
   }
+}
+
+/// User plus system CPU seconds used so far by this process and its waited-for children.
+private func cpuSeconds() -> Double {
+  func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) * 1e-6 }
+  var own = rusage()
+  var children = rusage()
+  #if os(Linux)
+    getrusage(RUSAGE_SELF.rawValue, &own)
+    getrusage(RUSAGE_CHILDREN.rawValue, &children)
+  #else
+    getrusage(RUSAGE_SELF, &own)
+    getrusage(RUSAGE_CHILDREN, &children)
+  #endif
+  return seconds(own.ru_utime) + seconds(own.ru_stime) + seconds(children.ru_utime)
+    + seconds(children.ru_stime)
+}
+
+/// The 1, 5 and 15 minute load averages (`/proc/loadavg`), or "unknown".
+private func loadAverage() -> String {
+  guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else {
+    return "unknown"
+  }
+  return text.split(separator: " ").prefix(3).joined(separator: " ")
 }
 
 /// The text of a NUL-terminated C string held in `characters`.

@@ -1,0 +1,55 @@
+import Synchronization
+import Testing
+
+@testable import ZeroMQ
+
+@Suite("IOLoop wake-ups", .timeLimit(.minutes(1)))
+struct IOLoopWakeUpTests {
+  @Test("a burst of work queued while the loop is busy costs one wake-up")
+  func wakeUpsCoalesce() async throws {
+    let loop = try IOLoop(name: "test-wakeups")
+    let busy = Atomic<Bool>(false)
+    let release = Atomic<Bool>(false)
+    let ran = Atomic<Int>(0)
+    loop.execute { _ in
+      busy.store(true, ordering: .releasing)
+      // Hold the loop until the burst below is queued (a bounded wait on a condition).
+      while !release.load(ordering: .acquiring) {}
+    }
+    while !busy.load(ordering: .acquiring) { await Task.yield() }
+    #expect(loop.wakeUpCount == 1)
+    for _ in 0..<1_000 {
+      loop.execute { _ in ran.add(1, ordering: .relaxed) }
+    }
+    #expect(loop.wakeUpCount == 2)
+    release.store(true, ordering: .releasing)
+    try await loop.submit { _ in }
+    #expect(ran.load(ordering: .relaxed) == 1_000)
+    await loop.shutdown()
+  }
+
+  @Test("reading a LoopBound off its loop thread traps")
+  func loopBoundTrapsOffLoop() async {
+    await #expect(processExitsWith: .failure) {
+      let loop = try IOLoop(name: "test-trap")
+      let bound = try await loop.submit { scope in LoopBound(1, scope: scope) }
+      _ = bound.value
+    }
+  }
+}
+
+@Suite("IOLoop defaults", .timeLimit(.minutes(1)))
+struct IOLoopDefaultsTests {
+  @Test("a loop's default context gives sockets a zero linger, so shutdown never hangs")
+  func zeroLingerByDefault() async throws {
+    let loop = try IOLoop(name: "test-linger")
+    let linger = try await loop.submit { scope in
+      let dealer = try scope.makeSocket(.dealer)
+      try dealer.connect(.tcp(host: "127.0.0.1", port: 9))
+      _ = try dealer.send("queued for a peer that never comes", wait: .nonBlocking)
+      return try dealer.get(.linger)
+    }
+    #expect(linger == .zero)
+    await loop.shutdown()
+  }
+}
