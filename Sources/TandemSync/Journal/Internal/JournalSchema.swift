@@ -14,9 +14,12 @@ enum JournalSchema {
   /// The tables a journal must have.
   static let tables = ["meta", "deltas", "ledger", "snapshots", "snapshot_ledger"]
 
-  /// The statements that create a version 1 journal in an empty database.
+  /// Run on an empty database before ``create``, outside a transaction: free pages can be
+  /// returned to the file system later (`PRAGMA incremental_vacuum`).
+  static let prepareEmpty = "PRAGMA auto_vacuum = INCREMENTAL"
+
+  /// The statements that create a version 1 journal in an empty database, in one transaction.
   static let create = """
-    PRAGMA auto_vacuum = INCREMENTAL;
     PRAGMA application_id = \(applicationID);
     PRAGMA user_version = \(version);
     CREATE TABLE meta (

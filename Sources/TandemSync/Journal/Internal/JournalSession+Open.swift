@@ -117,6 +117,7 @@ extension JournalSession {
           return false
         }
       }
+      try connection.execute(JournalSchema.prepareEmpty)
       try connection.transaction { () throws(SQLiteError) in
         try connection.execute(JournalSchema.create)
       }
