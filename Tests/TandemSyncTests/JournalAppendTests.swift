@@ -132,7 +132,8 @@ struct JournalAppendTests {
   @Test func saysWhenASnapshotIsDueByCount() throws {
     try withTemporaryDirectory { directory in
       let policy = Journal.SnapshotPolicy(deltaCount: 5, patchBytes: 1 << 30)
-      let journal = try makeJournal(in: directory, .init(durability: .normal, snapshotPolicy: policy))
+      let journal = try makeJournal(
+        in: directory, .init(durability: .normal, snapshotPolicy: policy))
       #expect(!journal.shouldSnapshot)
       #expect(try !journal.append(journalDeltas(1...4)).snapshotDue)
       #expect(try journal.append(journalDeltas(5...5)).snapshotDue)
@@ -145,7 +146,8 @@ struct JournalAppendTests {
   @Test func saysWhenASnapshotIsDueByBytes() throws {
     try withTemporaryDirectory { directory in
       let policy = Journal.SnapshotPolicy(deltaCount: 1000, patchBytes: 100)
-      let journal = try makeJournal(in: directory, .init(durability: .normal, snapshotPolicy: policy))
+      let journal = try makeJournal(
+        in: directory, .init(durability: .normal, snapshotPolicy: policy))
       let patch = String(repeating: "p", count: 60)
       #expect(try !journal.append([journalDelta(1, patch: patch)]).snapshotDue)
       #expect(try journal.append([journalDelta(2, patch: patch)]).snapshotDue)

@@ -54,9 +54,9 @@ extension Journal {
         try session.snapshotProblems()
       }
       try check("ledger") { () throws(SQLiteError) -> [String] in
-        let ahead = try connection.integer(
-          "SELECT count(*) FROM ledger WHERE last_sequence > \(Int64(bitPattern: session.lastSequence))"
-        ) ?? 0
+        let last = Int64(bitPattern: session.lastSequence)
+        let ahead =
+          try connection.integer("SELECT count(*) FROM ledger WHERE last_sequence > \(last)") ?? 0
         return ahead == 0
           ? [] : ["ledger: \(ahead) client(s) name a sequence after the last one stored"]
       }

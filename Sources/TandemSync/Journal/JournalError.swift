@@ -45,8 +45,8 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
         + "aside to start a new history (followers will resync)."
     case .gap(let path, let after, let next):
       let missing =
-        next.map { "the delta after sequence \(after) is \($0): \(after + 1)...\($0 - 1) are missing" }
-        ?? "the deltas end at sequence \(after) before the journal's last sequence"
+        next.map { "the delta after sequence \(after) is \($0): \(after + 1)...\($0 - 1) missing" }
+        ?? "the deltas end at sequence \(after), before the journal's last sequence"
       return "journal \(path) has a gap in its history (\(missing)). The leader will not "
         + "recover from it: restore the file from a backup, or move it aside to start a new "
         + "history (followers will resync)."
@@ -67,6 +67,8 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The SQLite failure `error` on the journal at `path`: ``corrupt(path:detail:)`` when SQLite
   /// found the file damaged, ``sqlite(path:_:)`` otherwise.
   init(path: String, _ error: SQLiteError) {
-    self = error.isCorruption ? .corrupt(path: path, detail: "\(error)") : .sqlite(path: path, error)
+    self =
+      error.isCorruption
+      ? .corrupt(path: path, detail: "\(error)") : .sqlite(path: path, error)
   }
 }

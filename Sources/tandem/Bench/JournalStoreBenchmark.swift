@@ -1,0 +1,178 @@
+import CommandLineKit
+import TandemSync
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `tandem bench journal-store`: the journal alone, without a leader. Appends small deltas in
+/// batches of 1, 10, 100 and 1,000 per transaction under `full` and `normal` durability
+/// (deltas/s), then builds a journal of one million deltas and times its recovery (open +
+/// `recover()`, which reads and checks every delta after the snapshot).
+let journalStoreBenchmark = Command(
+  name: "journal-store",
+  summary: "Journal appends by batch size and durability; recovery of 1,000,000 deltas",
+  usage: "[--runs N] [--recovery-deltas N] [--dir PATH]\n\n"
+    + "  --runs N             timed runs per figure, after one warm-up (default 5)\n"
+    + "  --recovery-deltas N  deltas in the journal recovered (default 1000000)\n"
+    + "  --dir PATH           where to put the journals (default: a new directory in /tmp)",
+  run: { words in
+    var arguments = try CommandLineArguments(words)
+    let runs = try arguments.integer("runs", default: 5, in: 1...100)
+    let recoveryDeltas = try arguments.integer(
+      "recovery-deltas", default: 1_000_000, in: 1...Int.max)
+    let parent = arguments.option("dir") ?? "/tmp"
+    try arguments.finish()
+    let directory = try BenchmarkDirectory(parent: parent)
+    defer { directory.remove() }
+    try benchmarkAppends(in: directory, runs: runs)
+    try benchmarkRecovery(in: directory, deltas: UInt64(recoveryDeltas), runs: runs)
+  }
+)
+
+/// A workload delta: a counter increment from one of three clients, about 50 bytes of patch.
+private func workloadDelta(_ sequence: UInt64) -> (Delta, String) {
+  let client = "client-\(sequence % 3 + 1)"
+  let patch = #"[{"op":"replace","path":"/count","value":\#(sequence)}]"#
+  let delta = Delta(
+    sequence: sequence, origin: Origin(client: client, number: sequence / 3 + 1),
+    tag: "counter/increment", patch: Array(patch.utf8))
+  return (delta, client)
+}
+
+/// Appends `count` deltas after `journal.lastSequence` in batches of `batch`, each with the
+/// ledger entries of the clients it touched, as a leader's group commit does.
+private func appendWorkload(_ journal: Journal, count: Int, batch: Int) throws {
+  var next = journal.lastSequence + 1
+  var remaining = count
+  var deltas: [Delta] = []
+  deltas.reserveCapacity(batch)
+  while remaining > 0 {
+    let size = min(batch, remaining)
+    deltas.removeAll(keepingCapacity: true)
+    var ledger = ClientLedger()
+    for _ in 0..<size {
+      let (delta, client) = workloadDelta(next)
+      deltas.append(delta)
+      ledger.recordApplied(client: client, number: delta.origin.number, sequence: next)
+      next += 1
+    }
+    try journal.append(deltas, ledger: ledger.entries)
+    remaining -= size
+  }
+}
+
+private func benchmarkAppends(in directory: BenchmarkDirectory, runs: Int) throws {
+  var table = BenchmarkTable(
+    title: "journal-store: appends (median of \(runs) runs)",
+    columns: ["durability", "batch", "deltas/run", "deltas/s", "commits/s", "min deltas/s"])
+  for durability in [Durability.full, .normal] {
+    for batch in [1, 10, 100, 1_000] {
+      let path = directory.path + "/append-\(durability)-\(batch).journal"
+      let journal = try Journal(
+        path: path,
+        configuration: .init(
+          durability: durability, snapshotPolicy: .init(deltaCount: .max, patchBytes: .max)))
+      try journal.writeSnapshot(
+        sequence: 0, hash: 0, document: Array("{}".utf8), ledger: ClientLedger())
+      let count = batch == 1 ? 2_000 : batch == 10 ? 10_000 : 50_000
+      let rates = try BenchmarkClock(runs: runs).rate(operations: count) {
+        try appendWorkload(journal, count: count, batch: batch)
+      }
+      table.add([
+        "\(durability)", "\(batch)", BenchmarkTable.format(Double(count)),
+        BenchmarkTable.format(rates.median), BenchmarkTable.format(rates.median / Double(batch)),
+        BenchmarkTable.format(rates.values.min() ?? 0),
+      ])
+      journal.close()
+      directory.removeJournal(path)
+    }
+  }
+  table.print()
+}
+
+private func benchmarkRecovery(
+  in directory: BenchmarkDirectory, deltas: UInt64, runs: Int
+)
+  throws
+{
+  let path = directory.path + "/recovery.journal"
+  let clock = ContinuousClock()
+  let configuration = Journal.Configuration(
+    durability: .normal, snapshotPolicy: .init(deltaCount: .max, patchBytes: .max))
+  let build = try clock.measure {
+    let journal = try Journal(path: path, configuration: configuration)
+    try journal.writeSnapshot(
+      sequence: 0, hash: 0, document: Array("{}".utf8), ledger: ClientLedger())
+    try appendWorkload(journal, count: Int(deltas), batch: 10_000)
+    journal.close()
+  }
+  var recovered = 0
+  var fileBytes = 0
+  let times = try BenchmarkClock(runs: runs).seconds {
+    let journal = try Journal(path: path, configuration: configuration)
+    let recovery = try journal.recover()
+    recovered = recovery.deltas.count
+    fileBytes = try journal.stats().fileBytes
+    journal.close()
+  }
+  var verifySeconds = 0.0
+  let verification = try clock.measure {
+    let result = try Journal(readingAt: path).verify()
+    precondition(result.isSound, "the benchmark journal should verify: \(result.problems)")
+  }
+  verifySeconds = verification.seconds
+  var table = BenchmarkTable(
+    title: "journal-store: recovery of \(BenchmarkTable.format(Double(deltas))) deltas "
+      + "(median of \(runs) runs)",
+    columns: ["measure", "value"])
+  table.add([
+    "build (normal, batches of 10,000), s", BenchmarkTable.format(build.seconds, decimals: 2),
+  ])
+  table.add([
+    "journal file, MiB", BenchmarkTable.format(Double(fileBytes) / 1_048_576, decimals: 1),
+  ])
+  table.add(["deltas recovered", BenchmarkTable.format(Double(recovered))])
+  table.add(["open + recover(), s (median)", BenchmarkTable.format(times.median, decimals: 2)])
+  table.add([
+    "open + recover(), s (max)", BenchmarkTable.format(times.values.max() ?? 0, decimals: 2),
+  ])
+  table.add(["recovered deltas/s", BenchmarkTable.format(Double(recovered) / times.median)])
+  table.add([
+    "verify (integrity_check + gaps), s", BenchmarkTable.format(verifySeconds, decimals: 2),
+  ])
+  table.print()
+}
+
+/// A temporary directory for the benchmark's journals, removed with its files at the end.
+private struct BenchmarkDirectory {
+  let path: String
+
+  init(parent: String) throws {
+    var template = Array("\(parent)/tandem-journal-bench-XXXXXX".utf8CString)
+    guard let created = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+      throw BenchmarkDirectoryError(parent: parent, errno: errno)
+    }
+    path = String(cString: created)
+  }
+
+  /// Deletes a journal and its side files.
+  func removeJournal(_ journal: String) {
+    for suffix in ["", "-wal", "-shm", "-lock"] { unlink(journal + suffix) }
+  }
+
+  /// Deletes every journal left and the directory.
+  func remove() {
+    for name in ["recovery.journal"] { removeJournal(path + "/" + name) }
+    rmdir(path)
+  }
+}
+
+/// The benchmark could not create its directory.
+private struct BenchmarkDirectoryError: Error, CustomStringConvertible {
+  var parent: String
+  var errno: Int32
+  var description: String { "mkdtemp in \(parent) failed with errno \(errno)" }
+}
