@@ -35,7 +35,8 @@ extension Journal {
         expected += 1
       }
       if deltas.isEmpty && ledger.isEmpty && forgetting.isEmpty {
-        return Commit(lastSequence: session.lastSequence, snapshotDue: session.snapshotDue(policy))
+        return Commit(
+          lastSequence: session.lastSequence, snapshotDue: try session.snapshotDue(policy))
       }
       var bytes = 0
       try session.sqlite { () throws(SQLiteError) in
@@ -74,23 +75,29 @@ extension Journal {
       }
       session.lastSequence = expected - 1
       session.deltasSinceSnapshot += deltas.count
-      session.bytesSinceSnapshot += bytes
-      return Commit(lastSequence: session.lastSequence, snapshotDue: session.snapshotDue(policy))
+      session.bytesSinceSnapshot = session.bytesSinceSnapshot.map { $0 + bytes }
+      return Commit(
+        lastSequence: session.lastSequence, snapshotDue: try session.snapshotDue(policy))
     }
   }
 
   /// Whether the snapshot policy asks for a snapshot now: there is none yet, or the deltas
   /// appended since the latest one reach the policy's count or bytes.
   public var shouldSnapshot: Bool {
-    let policy = configuration.snapshotPolicy
-    return withSession { $0.snapshotDue(policy) }
+    get throws(JournalError) {
+      let policy = configuration.snapshotPolicy
+      return try withSession { (session) throws(JournalError) -> Bool in
+        try session.snapshotDue(policy)
+      }
+    }
   }
 }
 
 extension JournalSession {
   /// Whether `policy` asks for a snapshot.
-  func snapshotDue(_ policy: Journal.SnapshotPolicy) -> Bool {
-    snapshotSequence == nil || deltasSinceSnapshot >= policy.deltaCount
-      || bytesSinceSnapshot >= policy.patchBytes
+  func snapshotDue(_ policy: Journal.SnapshotPolicy) throws(JournalError) -> Bool {
+    if snapshotSequence == nil || deltasSinceSnapshot >= policy.deltaCount { return true }
+    return try sqlite { () throws(SQLiteError) -> Int in try countBytesSinceSnapshot() }
+      >= policy.patchBytes
   }
 }

@@ -20,18 +20,22 @@ extension Journal {
       var deltas: [Delta] = []
       deltas.reserveCapacity(Int(session.lastSequence - base))
       var previous = base
+      var bytes = 0
       let path = session.path
       try session.forEachDelta(from: base + 1) { (delta) throws(JournalError) -> Bool in
         guard delta.sequence == previous + 1 else {
           throw .gap(path: path, after: previous, next: delta.sequence)
         }
         previous = delta.sequence
+        bytes += delta.patch.count
         deltas.append(delta)
         return true
       }
       guard previous == session.lastSequence else {
         throw .gap(path: path, after: previous, next: nil)
       }
+      session.deltasSinceSnapshot = deltas.count
+      session.bytesSinceSnapshot = bytes
       return JournalRecovery(
         epoch: session.epoch, epochContinuity: session.epochContinuity, snapshot: snapshot,
         deltas: deltas, ledger: ledger)

@@ -48,7 +48,7 @@ extension Journal {
           snapshotSequence: session.snapshotSequence, snapshotHash: nil, snapshotBytes: nil,
           snapshotCount: Int(try connection.integer("SELECT count(*) FROM snapshots") ?? 0),
           deltasSinceSnapshot: session.deltasSinceSnapshot,
-          bytesSinceSnapshot: session.bytesSinceSnapshot,
+          bytesSinceSnapshot: try session.countBytesSinceSnapshot(),
           clientCount: Int(try connection.integer("SELECT count(*) FROM ledger") ?? 0),
           fileBytes: fileSize(session.path), walBytes: fileSize(session.path + "-wal"),
           pageSize: Int(try connection.integer("PRAGMA page_size") ?? 0),

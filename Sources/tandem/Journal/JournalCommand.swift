@@ -10,8 +10,10 @@ let journalCommands = CommandGroup(
 let journalCommand = Command(
   name: "journal",
   summary: "Inspect, verify or compact a leader's journal",
-  usage: "<command> --db PATH [options]\n\nCommands:\n"
-    + journalCommands.commands.map { "  \($0.name): \($0.summary)" }.joined(separator: "\n"),
+  usage: "<command> --db PATH [options]\n\n"
+    + journalCommands.commands.map { command in
+      "\(command.name): \(command.summary)\n  tandem journal \(command.name) \(command.usage)"
+    }.joined(separator: "\n\n"),
   run: { arguments in
     let status = journalCommands.run(arguments)
     guard status == .success else { throw JournalCommandFailed(status: status) }

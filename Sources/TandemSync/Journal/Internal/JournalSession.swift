@@ -15,9 +15,11 @@ final class JournalSession {
   var lastSequence: UInt64
   /// The sequence of the latest snapshot, if any.
   var snapshotSequence: UInt64?
-  /// Deltas and patch bytes stored after the latest snapshot.
+  /// Deltas stored after the latest snapshot.
   var deltasSinceSnapshot: Int
-  var bytesSinceSnapshot: Int
+  /// Patch bytes stored after the latest snapshot; nil until counted (by ``recover()``, or on
+  /// first need), which spares the open a scan of every delta.
+  var bytesSinceSnapshot: Int?
 
   init(
     path: String, connection: SQLiteConnection, lock: JournalLock?, durability: Durability?,
@@ -43,14 +45,24 @@ final class JournalSession {
     snapshotSequence = newestSnapshot.map { UInt64(bitPattern: $0) }
     lastSequence = max(
       newestDelta.map { UInt64(bitPattern: $0) } ?? 0, snapshotSequence ?? 0)
-    let since = try connection.statement(
-      "SELECT count(*), coalesce(sum(length(patch)), 0) FROM deltas WHERE sequence > ?1")
-    try since.run { (row: SQLiteStatement) throws(SQLiteError) in
-      try row.bind(snapshotSequence ?? 0, at: 1)
-      _ = try row.step()
-      deltasSinceSnapshot = Int(row.int64(at: 0))
-      bytesSinceSnapshot = Int(row.int64(at: 1))
-    }
+    let oldestAfter = try connection.integer(
+      "SELECT min(sequence) FROM deltas WHERE sequence > \(Int64(bitPattern: snapshotSequence ?? 0))"
+    )
+    // Gapless deltas (which recovery checks) make the count a subtraction.
+    deltasSinceSnapshot =
+      oldestAfter.map { Int(lastSequence - UInt64(bitPattern: $0) + 1) } ?? 0
+    bytesSinceSnapshot = nil
+  }
+
+  /// The patch bytes stored after the latest snapshot, counted once when not yet known.
+  func countBytesSinceSnapshot() throws(SQLiteError) -> Int {
+    if let bytesSinceSnapshot { return bytesSinceSnapshot }
+    let bytes =
+      try connection.integer(
+        "SELECT coalesce(sum(length(patch)), 0) FROM deltas WHERE sequence > "
+          + "\(Int64(bitPattern: snapshotSequence ?? 0))") ?? 0
+    bytesSinceSnapshot = Int(bytes)
+    return Int(bytes)
   }
 
   // MARK: Meta
@@ -111,11 +123,12 @@ final class JournalSession {
     do throws(SQLiteError) {
       try statement.run { (row: SQLiteStatement) throws(SQLiteError) in
         try row.bind(sequence, at: 1)
+        var recent = RecentStrings()
         while try row.step() {
           let delta = Delta(
             sequence: row.uint64(at: 0),
-            origin: Origin(client: row.text(at: 1), number: row.uint64(at: 2)),
-            tag: row.text(at: 3), patch: row.blob(at: 4))
+            origin: Origin(client: row.text(at: 1, reusing: &recent), number: row.uint64(at: 2)),
+            tag: row.text(at: 3, reusing: &recent), patch: row.blob(at: 4))
           do throws(JournalError) {
             guard try body(delta) else { return }
           } catch {

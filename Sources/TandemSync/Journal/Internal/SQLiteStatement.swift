@@ -119,6 +119,13 @@ final class SQLiteStatement {
     return String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
   }
 
+  /// The column as UTF-8 text, reusing an equal string from `recent` when there is one.
+  func text(at index: Int32, reusing recent: inout RecentStrings) -> String {
+    guard let start = sqlite3_column_text(handle, index) else { return "" }
+    let count = Int(sqlite3_column_bytes(handle, index))
+    return recent.string(UnsafeBufferPointer(start: start, count: count))
+  }
+
   /// The column as bytes (a copy).
   func blob(at index: Int32) -> [UInt8] {
     guard let start = sqlite3_column_blob(handle, index) else { return [] }
