@@ -61,6 +61,30 @@ struct JournalCompactionTests {
     }
   }
 
+  @Test func compactsALongHistoryInStepsWithProgress() throws {
+    try withTemporaryDirectory { directory in
+      let configuration = Journal.Configuration(
+        durability: .normal, catchUpWindow: 5_000, compactsAfterSnapshot: false)
+      let journal = try makeJournal(in: directory, configuration)
+      for start in stride(from: UInt64(1), through: 120_000, by: 10_000) {
+        try journal.append(journalDeltas(start...(start + 9_999)))
+      }
+      try journal.writeSnapshot(sequence: 120_000, hash: 1, document: [1], ledger: ClientLedger())
+      var lines: [String] = []
+      let compaction = try journal.compact { lines.append($0) }
+      #expect(compaction.deltasRemoved == 115_000)
+      #expect(
+        lines == [
+          "compact: removed 50000 of 115000 deltas",
+          "compact: removed 100000 of 115000 deltas",
+          "compact: removed 115000 of 115000 deltas",
+          "compact: removed 115000 deltas and 1 snapshots; checkpoint complete",
+        ])
+      #expect(try journal.stats().oldestSequence == 115_001)
+      #expect(try journal.verify().isSound)
+    }
+  }
+
   @Test func checkpointsKeepTheLogBounded() throws {
     try withTemporaryDirectory { directory in
       let journal = try makeJournal(in: directory, .init(durability: .normal, checkpointPages: 0))

@@ -14,24 +14,32 @@ import TandemSync
 let journalStoreBenchmark = Command(
   name: "journal-store",
   summary: "Journal appends by batch size and durability; recovery of 1,000,000 deltas",
-  usage: "[--runs N] [--only appends|recovery] [--recovery-deltas N] [--dir PATH]\n\n"
+  usage: "[--runs N] [--only appends|recovery] [--recovery-deltas N] [--dir PATH] [--keep]\n\n"
     + "  --runs N             timed runs per figure, after one warm-up (default 5)\n"
     + "  --only PART          run only the appends or only the recovery part\n"
     + "  --recovery-deltas N  deltas in the journal recovered (default 1000000)\n"
-    + "  --dir PATH           where to put the journals (default: a new directory in /tmp)",
+    + "  --dir PATH           where to put the journals (default: a new directory in /tmp)\n"
+    + "  --keep               keep the recovery journal (to try `tandem journal` on it)",
   run: { words in
-    var arguments = try CommandLineArguments(words)
+    var arguments = try CommandLineArguments(words, flags: ["keep"])
     let runs = try arguments.integer("runs", default: 5, in: 1...100)
     let recoveryDeltas = try arguments.integer(
       "recovery-deltas", default: 1_000_000, in: 1...Int.max)
     let parent = arguments.option("dir") ?? "/tmp"
     let only = arguments.option("only")
+    let keep = arguments.flag("keep")
     guard only == nil || only == "appends" || only == "recovery" else {
       throw UsageError("--only takes appends or recovery")
     }
     try arguments.finish()
     let directory = try BenchmarkDirectory(parent: parent)
-    defer { directory.remove() }
+    defer {
+      if keep {
+        print("kept: \(directory.path)/recovery.journal")
+      } else {
+        directory.remove()
+      }
+    }
     if only != "recovery" {
       try benchmarkAppends(in: directory, runs: runs)
     }

@@ -34,7 +34,12 @@ let journalVerifyCommand = Command(
           ),
         ]))
     } else if verification.isSound {
-      print("ok: \(path) passed \(verification.checks.count) checks in \(elapsed)")
+      let seconds =
+        Double(elapsed.components.seconds)
+        + Double(elapsed.components.attoseconds) * 1e-18
+      print(
+        "ok: \(path) passed \(verification.checks.count) checks in "
+          + "\((seconds * 100).rounded() / 100) s")
     } else {
       for problem in verification.problems { print("problem: \(problem)") }
     }
