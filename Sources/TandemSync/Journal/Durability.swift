@@ -23,5 +23,6 @@ public enum Durability: String, Sendable, CaseIterable, CustomStringConvertible 
   /// from its initial state, at every start. ``Journal`` refuses to open a file with it.
   case off
 
+  /// The setting's name: `full`, `normal` or `off`.
   public var description: String { rawValue }
 }

@@ -6,6 +6,7 @@ public enum EpochContinuity: Sendable, Equatable, CustomStringConvertible {
   /// the old epoch resync with a snapshot.
   case minted(reason: String)
 
+  /// `continued`, or `new epoch:` and the reason.
   public var description: String {
     switch self {
     case .continued: "continued"

@@ -8,8 +8,8 @@ extension Journal {
     public var deltasRemoved: Int
     /// Older snapshots removed (only the latest is kept).
     public var snapshotsRemoved: Int
-    /// Whether the closing checkpoint copied the whole log into the file and truncated it (a
-    /// reader in the middle of a transaction can hold it back).
+    /// Whether the closing checkpoint copied the whole log into the file (and, for
+    /// ``Journal/compact(progress:)``, truncated it); a reader in a transaction can hold it back.
     public var checkpointed: Bool
   }
 
@@ -20,6 +20,14 @@ extension Journal {
   /// - Parameter progress: called after each step with a line to show (for long runs).
   @discardableResult
   public func compact(progress: (String) -> Void = { _ in }) throws(JournalError) -> Compaction {
+    try compact(truncating: true, progress: progress)
+  }
+
+  /// ``compact(progress:)`` with a truncating checkpoint (which waits up to a second for
+  /// readers) or a passive one (which never waits), as after each snapshot.
+  func compact(
+    truncating: Bool, progress: (String) -> Void = { _ in }
+  ) throws(JournalError) -> Compaction {
     let window = configuration.catchUpWindow
     let chunk: Int64 = 50_000
     return try withSession { (session) throws(JournalError) -> Compaction in
@@ -28,7 +36,7 @@ extension Journal {
         return Compaction(
           deltasRemoved: 0, snapshotsRemoved: 0,
           checkpointed: try session.sqlite { () throws(SQLiteError) in
-            try session.checkpoint(truncate: true)
+            try session.checkpoint(truncate: truncating)
           })
       }
       let cutoff = Int64(bitPattern: snapshot > window ? snapshot - window : 0)
@@ -54,7 +62,7 @@ extension Journal {
             progress("compact: removed \(removed) of \(total) deltas")
           }
         }
-        let checkpointed = try session.checkpoint(truncate: true)
+        let checkpointed = try session.checkpoint(truncate: truncating)
         progress(
           "compact: removed \(removed) deltas and \(snapshotsRemoved) snapshots; checkpoint "
             + (checkpointed ? "complete" : "partial (a reader holds the log)"))

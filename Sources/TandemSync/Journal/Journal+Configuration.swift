@@ -9,7 +9,8 @@ extension Journal {
     /// most this far behind it catch up from the journal instead of taking a snapshot.
     public var catchUpWindow: UInt64
     /// Whether ``Journal/writeSnapshot(sequence:hash:document:ledger:)`` compacts right after
-    /// storing the snapshot (older snapshots and deltas outside the window are removed).
+    /// storing the snapshot (older snapshots and deltas outside the window are removed, then a
+    /// passive checkpoint runs).
     public var compactsAfterSnapshot: Bool
     /// SQLite's automatic checkpoint: the write-ahead log is copied into the database file
     /// (a passive checkpoint) once it holds this many pages (`PRAGMA wal_autocheckpoint`).
@@ -21,6 +22,7 @@ extension Journal {
     /// that needs more fails with `SQLITE_FULL` and stores nothing. Nil for no limit.
     public var maximumFileBytes: Int?
 
+    /// Settings with the given values; the defaults suit a leader that favours durability.
     public init(
       durability: Durability = .full,
       snapshotPolicy: SnapshotPolicy = SnapshotPolicy(),
@@ -49,6 +51,7 @@ extension Journal {
     /// bytes.
     public var patchBytes: Int
 
+    /// A policy with the given limits (both must be positive).
     public init(deltaCount: Int = 10_000, patchBytes: Int = 16 << 20) {
       precondition(deltaCount > 0 && patchBytes > 0, "a snapshot policy needs positive limits")
       self.deltaCount = deltaCount

@@ -2,7 +2,8 @@ extension Journal {
   /// Stores a snapshot of the state at the journal's last sequence, in one transaction: the
   /// canonical document, its hash and the whole client ledger, which also replaces the journal's
   /// current ledger (so clients the leader evicted are forgotten). Then, when
-  /// ``Configuration/compactsAfterSnapshot`` is set, compacts (see ``compact(progress:)``).
+  /// ``Configuration/compactsAfterSnapshot`` is set, compacts (see ``compact(progress:)``) with a
+  /// passive checkpoint, which never waits for readers.
   ///
   /// A new journal needs a first snapshot, of the initial state at sequence 0, before any
   /// append: it is the base recovery replays from.
@@ -27,7 +28,7 @@ extension Journal {
       session.bytesSinceSnapshot = 0
     }
     if configuration.compactsAfterSnapshot {
-      try compact()
+      _ = try compact(truncating: false)
     }
   }
 

@@ -23,6 +23,7 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
   /// A system call on the journal's lock file failed.
   case system(path: String, call: String, errno: Int32)
 
+  /// What went wrong and what to do about it, in one paragraph.
   public var description: String {
     switch self {
     case .locked(let path, let holder):

@@ -15,6 +15,7 @@ public struct JournalRecovery: Sendable, Equatable {
   /// rejections included (which no delta records). Set the leader's idle limit on it.
   public var ledger: ClientLedger
 
+  /// A recovery with the given parts.
   public init(
     epoch: Epoch, epochContinuity: EpochContinuity, snapshot: JournalSnapshot?, deltas: [Delta],
     ledger: ClientLedger

@@ -10,6 +10,7 @@ public struct JournalSnapshot: Sendable, Equatable {
   /// The client ledger at ``sequence`` (with the default idle limit: set the leader's own).
   public var ledger: ClientLedger
 
+  /// A snapshot with the given parts.
   public init(sequence: UInt64, hash: UInt64, document: [UInt8], ledger: ClientLedger) {
     self.sequence = sequence
     self.hash = hash

@@ -14,14 +14,17 @@ public struct JournalStats: Sendable, Equatable {
   public var deltaCount: Int
   /// The patch bytes of the stored deltas.
   public var deltaBytes: Int
-  /// The latest snapshot's sequence, hash and document size (nil when there is none).
+  /// The latest snapshot's sequence (nil when there is none).
   public var snapshotSequence: UInt64?
+  /// The latest snapshot's state hash.
   public var snapshotHash: UInt64?
+  /// The latest snapshot's document size in bytes.
   public var snapshotBytes: Int?
   /// How many snapshots are stored (1 after a compaction).
   public var snapshotCount: Int
-  /// Deltas and patch bytes appended since the latest snapshot.
+  /// Deltas appended since the latest snapshot.
   public var deltasSinceSnapshot: Int
+  /// Patch bytes appended since the latest snapshot.
   public var bytesSinceSnapshot: Int
   /// How many clients the current ledger holds.
   public var clientCount: Int
@@ -29,9 +32,11 @@ public struct JournalStats: Sendable, Equatable {
   public var fileBytes: Int
   /// The write-ahead log's size in bytes (`<path>-wal`; 0 after a truncating checkpoint).
   public var walBytes: Int
-  /// Pages in the file, and unused ones (reclaimable with `reclaimSpace()`).
+  /// The database page size in bytes.
   public var pageSize: Int
+  /// The pages in the database file.
   public var pageCount: Int
+  /// The unused pages in the file (returned to the file system by `reclaimSpace()`).
   public var freePages: Int
 }
 

@@ -13,6 +13,7 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The C function that failed, with the SQL it ran where there was one.
   public var call: String
 
+  /// An error with the given code, message and call.
   public init(code: Int32, message: String, call: String) {
     self.code = code
     self.message = message
@@ -26,5 +27,6 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
   /// Whether SQLite found the file damaged or not a database at all.
   public var isCorruption: Bool { primaryCode == 11 || primaryCode == 26 }
 
+  /// The call, SQLite's message and the code.
   public var description: String { "\(call): \(message) (code \(code))" }
 }
