@@ -42,6 +42,9 @@ extension Journal {
         if try session.metaText(JournalSchema.formatKey) != JournalSchema.formatValue {
           problems.append("meta: the format record is missing or wrong")
         }
+        if try session.metaInteger(JournalSchema.versionKey) != JournalSchema.version {
+          problems.append("meta: the format version is missing or not \(JournalSchema.version)")
+        }
         if try session.metaInteger(JournalSchema.epochKey) == nil {
           problems.append("meta: no epoch is stored")
         }

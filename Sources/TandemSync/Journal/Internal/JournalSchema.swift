@@ -26,6 +26,7 @@ enum JournalSchema {
       key TEXT PRIMARY KEY NOT NULL,
       value ANY
     ) STRICT, WITHOUT ROWID;
+    INSERT INTO meta (key, value) VALUES ('format', 'tandem-journal'), ('version', \(version));
     CREATE TABLE deltas (
       sequence INTEGER PRIMARY KEY NOT NULL,
       client TEXT NOT NULL,
@@ -75,6 +76,8 @@ enum JournalSchema {
 
   /// The history's epoch (an integer, by bit pattern).
   static let epochKey = "epoch"
+  /// The format version, as `PRAGMA user_version` also records it.
+  static let versionKey = "version"
   /// "tandem-journal": what wrote the file.
   static let formatKey = "format"
   static let formatValue = "tandem-journal"

@@ -152,6 +152,15 @@ extension JournalSession {
     for table in JournalSchema.tables where !tables.contains(table) {
       throw JournalError.corrupt(path: path, detail: "the \(table) table is missing")
     }
+    let recorded = try connection.integer(
+      "SELECT value FROM meta WHERE key = '\(JournalSchema.versionKey)'")
+    guard let recorded else {
+      throw JournalError.corrupt(path: path, detail: "the meta table holds no format version")
+    }
+    guard recorded == JournalSchema.version else {
+      throw JournalError.incompatibleVersion(
+        path: path, found: recorded, supported: JournalSchema.version)
+    }
   }
 
   /// Reads or mints the epoch and marks the session open, synced whatever the durability.
