@@ -57,9 +57,10 @@ extension Journal {
         try session.snapshotProblems()
       }
       try check("ledger") { () throws(SQLiteError) -> [String] in
-        let last = Int64(bitPattern: session.lastSequence)
         let ahead =
-          try connection.integer("SELECT count(*) FROM ledger WHERE last_sequence > \(last)") ?? 0
+          try connection.integer(
+            "SELECT count(*) FROM ledger WHERE last_sequence > ?1", binding: session.lastSequence)
+          ?? 0
         return ahead == 0
           ? [] : ["ledger: \(ahead) client(s) name a sequence after the last one stored"]
       }

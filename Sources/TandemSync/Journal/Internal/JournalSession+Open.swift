@@ -38,7 +38,7 @@ extension JournalSession {
         """)
       if let limit = configuration.maximumFileBytes {
         let pageSize = try connection.integer("PRAGMA page_size") ?? 4096
-        _ = try connection.integer("PRAGMA max_page_count = \(max(1, Int64(limit) / pageSize))")
+        try connection.execute("PRAGMA max_page_count = \(max(1, Int64(limit) / pageSize))")
       }
     } catch {
       throw JournalError(path: path, error)

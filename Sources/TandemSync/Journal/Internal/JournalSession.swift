@@ -46,8 +46,7 @@ final class JournalSession {
     lastSequence = max(
       newestDelta.map { UInt64(bitPattern: $0) } ?? 0, snapshotSequence ?? 0)
     let oldestAfter = try connection.integer(
-      "SELECT min(sequence) FROM deltas WHERE sequence > \(Int64(bitPattern: snapshotSequence ?? 0))"
-    )
+      "SELECT min(sequence) FROM deltas WHERE sequence > ?1", binding: snapshotSequence ?? 0)
     // Gapless deltas (which recovery checks) make the count a subtraction.
     deltasSinceSnapshot =
       oldestAfter.map { Int(lastSequence - UInt64(bitPattern: $0) + 1) } ?? 0
@@ -59,8 +58,8 @@ final class JournalSession {
     if let bytesSinceSnapshot { return bytesSinceSnapshot }
     let bytes =
       try connection.integer(
-        "SELECT coalesce(sum(length(patch)), 0) FROM deltas WHERE sequence > "
-          + "\(Int64(bitPattern: snapshotSequence ?? 0))") ?? 0
+        "SELECT coalesce(sum(length(patch)), 0) FROM deltas WHERE sequence > ?1",
+        binding: snapshotSequence ?? 0) ?? 0
     bytesSinceSnapshot = Int(bytes)
     return Int(bytes)
   }

@@ -74,6 +74,8 @@ final class SQLiteConnection {
   }
 
   /// The connection's cached statement for `sql`, prepared on first use and reused after.
+  /// The cache keeps one statement per distinct text: pass values as parameters, never
+  /// interpolated into `sql`.
   func statement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
     if let statement = cached[sql] { return statement }
     let statement = try prepare(sql)
@@ -82,10 +84,11 @@ final class SQLiteConnection {
   }
 
   /// The first column of the first row of `sql` as an integer, or nil when there is no row
-  /// or the value is NULL.
-  func integer(_ sql: String) throws(SQLiteError) -> Int64? {
+  /// or the value is NULL; `sql` is cached, so values go in as parameters, not in its text.
+  func integer(_ sql: String, binding parameter: UInt64? = nil) throws(SQLiteError) -> Int64? {
     let statement = try statement(sql)
     return try statement.run { (row: SQLiteStatement) throws(SQLiteError) -> Int64? in
+      if let parameter { try row.bind(parameter, at: 1) }
       guard try row.step(), !row.isNull(at: 0) else { return nil }
       return row.int64(at: 0)
     }
