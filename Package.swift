@@ -32,8 +32,15 @@ let package = Package(
       linkerSettings: [.linkedLibrary("zmq")]
     ),
 
+    // SQLite through pkg-config; only TandemSync imports it (the leader's journal).
+    .systemLibrary(
+      name: "CSQLite",
+      pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"])]
+    ),
+
     // Leader, followers and the wire protocol between them.
-    .target(name: "TandemSync", dependencies: ["Tandem", "StatePatch", "ZeroMQ"]),
+    .target(name: "TandemSync", dependencies: ["Tandem", "StatePatch", "ZeroMQ", "CSQLite"]),
 
     // Argument parsing, subcommands with help, usage errors: shared by the executables.
     .target(name: "CommandLineKit"),

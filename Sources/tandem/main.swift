@@ -9,7 +9,7 @@ import CommandLineKit
 let tandem = CommandGroup(
   name: "tandem",
   summary: "Tandem: one application state shared by many processes.",
-  commands: [benchCommand]
+  commands: [benchCommand, journalCommand]
 )
 
 exit(tandem.run(Array(CommandLine.arguments.dropFirst())).rawValue)

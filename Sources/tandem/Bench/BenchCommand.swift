@@ -10,6 +10,7 @@ let benchmarks = CommandGroup(
     jsonBenchmark,
     zmqBenchmark,
     syncBenchmark,
+    journalStoreBenchmark,
   ]
 )
 

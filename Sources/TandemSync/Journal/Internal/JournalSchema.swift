@@ -1,0 +1,90 @@
+/// The journal's file format: SQL, identifiers and version.
+///
+/// Version 1 (see the Journal article in the DocC catalog for the meaning of every column):
+/// `meta` (key/value: epoch, format, session markers), `deltas` (one row per sequence),
+/// `ledger` (the client ledger as of the last commit), `snapshots` and `snapshot_ledger`
+/// (the state document and the whole ledger at a sequence).
+enum JournalSchema {
+  /// The format version this build reads and writes (`PRAGMA user_version`).
+  static let version: Int64 = 1
+  /// `PRAGMA application_id`: "TNDM" in ASCII, marking the file as a Tandem journal.
+  static let applicationID: Int64 = 0x544E_444D
+  /// The first 16 bytes of every SQLite 3 database file.
+  static let sqliteHeader: [UInt8] = Array("SQLite format 3\0".utf8)
+  /// The tables a journal must have.
+  static let tables = ["meta", "deltas", "ledger", "snapshots", "snapshot_ledger"]
+
+  /// Run on an empty database before ``create``, outside a transaction: free pages can be
+  /// returned to the file system later (`PRAGMA incremental_vacuum`).
+  static let prepareEmpty = "PRAGMA auto_vacuum = INCREMENTAL"
+
+  /// The statements that create a version 1 journal in an empty database, in one transaction.
+  static let create = """
+    PRAGMA application_id = \(applicationID);
+    PRAGMA user_version = \(version);
+    CREATE TABLE meta (
+      key TEXT PRIMARY KEY NOT NULL,
+      value ANY
+    ) STRICT, WITHOUT ROWID;
+    INSERT INTO meta (key, value) VALUES ('format', 'tandem-journal'), ('version', \(version));
+    CREATE TABLE deltas (
+      sequence INTEGER PRIMARY KEY NOT NULL,
+      client TEXT NOT NULL,
+      number INTEGER NOT NULL,
+      tag TEXT NOT NULL,
+      patch BLOB NOT NULL
+    ) STRICT;
+    CREATE TABLE ledger (
+      client TEXT PRIMARY KEY NOT NULL,
+      last_number INTEGER NOT NULL,
+      last_sequence INTEGER NOT NULL,
+      last_active INTEGER NOT NULL
+    ) STRICT, WITHOUT ROWID;
+    CREATE TABLE snapshots (
+      sequence INTEGER PRIMARY KEY NOT NULL,
+      hash INTEGER NOT NULL,
+      document BLOB NOT NULL
+    ) STRICT;
+    CREATE TABLE snapshot_ledger (
+      snapshot INTEGER NOT NULL,
+      client TEXT NOT NULL,
+      last_number INTEGER NOT NULL,
+      last_sequence INTEGER NOT NULL,
+      last_active INTEGER NOT NULL,
+      PRIMARY KEY (snapshot, client)
+    ) STRICT, WITHOUT ROWID;
+    """
+
+  // MARK: Statements used on the hot paths (prepared once per connection, then reused)
+
+  static let insertDelta =
+    "INSERT INTO deltas (sequence, client, number, tag, patch) VALUES (?1, ?2, ?3, ?4, ?5)"
+  static let upsertLedger = """
+    INSERT INTO ledger (client, last_number, last_sequence, last_active) VALUES (?1, ?2, ?3, ?4)
+    ON CONFLICT (client) DO UPDATE SET last_number = ?2, last_sequence = ?3, last_active = ?4
+    """
+  static let deleteLedger = "DELETE FROM ledger WHERE client = ?1"
+  static let selectDeltasFrom =
+    "SELECT sequence, client, number, tag, patch FROM deltas WHERE sequence >= ?1 ORDER BY sequence"
+  static let selectMeta = "SELECT value FROM meta WHERE key = ?1"
+  static let upsertMeta =
+    "INSERT INTO meta (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = ?2"
+  static let selectLedger =
+    "SELECT client, last_number, last_sequence, last_active FROM ledger ORDER BY client"
+
+  // MARK: Meta keys
+
+  /// The history's epoch (an integer, by bit pattern).
+  static let epochKey = "epoch"
+  /// The format version, as `PRAGMA user_version` also records it.
+  static let versionKey = "version"
+  /// "tandem-journal": what wrote the file.
+  static let formatKey = "format"
+  static let formatValue = "tandem-journal"
+  /// 1 while a leader has the journal open, 0 after it closed it cleanly.
+  static let sessionOpenKey = "session_open"
+  /// The durability of the last leader session ("full" or "normal").
+  static let sessionDurabilityKey = "session_durability"
+  /// The boot id of the machine during the last leader session.
+  static let sessionBootKey = "session_boot"
+}

@@ -1,0 +1,187 @@
+/// The open journal behind a ``Journal``: its connection, its lock and what it knows of the
+/// history without asking SQLite. Used only under the ``Journal``'s mutex.
+final class JournalSession {
+  let path: String
+  let connection: SQLiteConnection
+  /// The leader lock; nil for a read-only session.
+  let lock: JournalLock?
+  /// The durability applied; nil for a read-only session.
+  let durability: Durability?
+  /// The history's epoch.
+  var epoch: Epoch
+  /// How the epoch came to be at this open.
+  var epochContinuity: EpochContinuity
+  /// The sequence of the newest delta or snapshot (0 for an empty journal).
+  var lastSequence: UInt64
+  /// The sequence of the latest snapshot, if any.
+  var snapshotSequence: UInt64?
+  /// Deltas stored after the latest snapshot.
+  var deltasSinceSnapshot: Int
+  /// Patch bytes stored after the latest snapshot; nil until counted (by ``recover()``, or on
+  /// first need), which spares the open a scan of every delta.
+  var bytesSinceSnapshot: Int?
+
+  init(
+    path: String, connection: SQLiteConnection, lock: JournalLock?, durability: Durability?,
+    epoch: Epoch, epochContinuity: EpochContinuity
+  ) throws(SQLiteError) {
+    self.path = path
+    self.connection = connection
+    self.lock = lock
+    self.durability = durability
+    self.epoch = epoch
+    self.epochContinuity = epochContinuity
+    lastSequence = 0
+    snapshotSequence = nil
+    deltasSinceSnapshot = 0
+    bytesSinceSnapshot = 0
+    try reloadCounters()
+  }
+
+  /// Reads the sequence counters back from the file.
+  func reloadCounters() throws(SQLiteError) {
+    let newestDelta = try connection.integer("SELECT max(sequence) FROM deltas")
+    let newestSnapshot = try connection.integer("SELECT max(sequence) FROM snapshots")
+    snapshotSequence = newestSnapshot.map { UInt64(bitPattern: $0) }
+    lastSequence = max(
+      newestDelta.map { UInt64(bitPattern: $0) } ?? 0, snapshotSequence ?? 0)
+    let oldestAfter = try connection.integer(
+      "SELECT min(sequence) FROM deltas WHERE sequence > ?1", binding: snapshotSequence ?? 0)
+    // Gapless deltas (which recovery checks) make the count a subtraction.
+    deltasSinceSnapshot =
+      oldestAfter.map { Int(lastSequence - UInt64(bitPattern: $0) + 1) } ?? 0
+    bytesSinceSnapshot = nil
+  }
+
+  /// The patch bytes stored after the latest snapshot, counted once when not yet known.
+  func countBytesSinceSnapshot() throws(SQLiteError) -> Int {
+    if let bytesSinceSnapshot { return bytesSinceSnapshot }
+    let bytes =
+      try connection.integer(
+        "SELECT coalesce(sum(length(patch)), 0) FROM deltas WHERE sequence > ?1",
+        binding: snapshotSequence ?? 0) ?? 0
+    bytesSinceSnapshot = Int(bytes)
+    return Int(bytes)
+  }
+
+  // MARK: Meta
+
+  /// The integer stored under `key`, if any.
+  func metaInteger(_ key: String) throws(SQLiteError) -> Int64? {
+    try connection.statement(JournalSchema.selectMeta).run {
+      (row: SQLiteStatement) throws(SQLiteError) -> Int64? in
+      try row.bind(key, at: 1)
+      guard try row.step(), !row.isNull(at: 0) else { return nil }
+      return row.int64(at: 0)
+    }
+  }
+
+  /// The text stored under `key`, if any.
+  func metaText(_ key: String) throws(SQLiteError) -> String? {
+    try connection.statement(JournalSchema.selectMeta).run {
+      (row: SQLiteStatement) throws(SQLiteError) -> String? in
+      try row.bind(key, at: 1)
+      guard try row.step(), !row.isNull(at: 0) else { return nil }
+      return row.text(at: 0)
+    }
+  }
+
+  /// Stores `value` under `key`.
+  func setMeta(_ key: String, _ value: Int64) throws(SQLiteError) {
+    try connection.statement(JournalSchema.upsertMeta).run {
+      (row: SQLiteStatement) throws(SQLiteError) in
+      try row.bind(key, at: 1)
+      try row.bind(value, at: 2)
+      _ = try row.step()
+    }
+  }
+
+  /// Stores `value` under `key`.
+  func setMeta(_ key: String, _ value: String) throws(SQLiteError) {
+    try connection.statement(JournalSchema.upsertMeta).run {
+      (row: SQLiteStatement) throws(SQLiteError) in
+      try row.bind(key, at: 1)
+      try row.bind(value, at: 2)
+      _ = try row.step()
+    }
+  }
+
+  // MARK: Reading rows
+
+  /// Calls `body` with each delta from `sequence` on, in order, until it returns false.
+  func forEachDelta(
+    from sequence: UInt64, _ body: (Delta) throws(JournalError) -> Bool
+  ) throws(JournalError) {
+    let statement: SQLiteStatement
+    do throws(SQLiteError) {
+      statement = try connection.statement(JournalSchema.selectDeltasFrom)
+    } catch {
+      throw JournalError(path: path, error)
+    }
+    var failure: JournalError?
+    do throws(SQLiteError) {
+      try statement.run { (row: SQLiteStatement) throws(SQLiteError) in
+        try row.bind(sequence, at: 1)
+        var recent = RecentStrings()
+        while try row.step() {
+          let delta = Delta(
+            sequence: row.uint64(at: 0),
+            origin: Origin(client: row.text(at: 1, reusing: &recent), number: row.uint64(at: 2)),
+            tag: row.text(at: 3, reusing: &recent), patch: row.blob(at: 4))
+          do throws(JournalError) {
+            guard try body(delta) else { return }
+          } catch {
+            failure = error
+            return
+          }
+        }
+      }
+    } catch {
+      throw JournalError(path: path, error)
+    }
+    if let failure { throw failure }
+  }
+
+  /// The ledger entries of `table` (`ledger`, or `snapshot_ledger` for `snapshot`).
+  func ledgerEntries(snapshot: UInt64? = nil) throws(SQLiteError) -> ClientLedger {
+    let sql =
+      snapshot == nil
+      ? JournalSchema.selectLedger
+      : "SELECT client, last_number, last_sequence, last_active FROM snapshot_ledger "
+        + "WHERE snapshot = ?1 ORDER BY client"
+    var entries: [String: ClientLedger.Entry] = [:]
+    try connection.statement(sql).run { (row: SQLiteStatement) throws(SQLiteError) in
+      if let snapshot { try row.bind(snapshot, at: 1) }
+      while try row.step() {
+        entries[row.text(at: 0)] = ClientLedger.Entry(
+          lastNumber: row.uint64(at: 1), lastSequence: row.uint64(at: 2),
+          lastActive: row.uint64(at: 3))
+      }
+    }
+    return ClientLedger(restoring: entries)
+  }
+
+  /// The latest snapshot, with its ledger.
+  func latestSnapshot() throws(SQLiteError) -> JournalSnapshot? {
+    let statement = try connection.statement(
+      "SELECT sequence, hash, document FROM snapshots ORDER BY sequence DESC LIMIT 1")
+    let found = try statement.run {
+      (row: SQLiteStatement) throws(SQLiteError) -> (UInt64, UInt64, [UInt8])? in
+      guard try row.step() else { return nil }
+      return (row.uint64(at: 0), row.uint64(at: 1), row.blob(at: 2))
+    }
+    guard let (sequence, hash, document) = found else { return nil }
+    return JournalSnapshot(
+      sequence: sequence, hash: hash, document: document,
+      ledger: try ledgerEntries(snapshot: sequence))
+  }
+
+  /// Runs `body`, turning SQLite failures into journal errors for this file.
+  func sqlite<R>(_ body: () throws(SQLiteError) -> R) throws(JournalError) -> R {
+    do throws(SQLiteError) {
+      return try body()
+    } catch {
+      throw JournalError(path: path, error)
+    }
+  }
+}

@@ -1,0 +1,103 @@
+extension Journal {
+  /// What a committed batch left behind.
+  public struct Commit: Sendable, Equatable {
+    /// The journal's last sequence after the commit.
+    public var lastSequence: UInt64
+    /// Whether the snapshot policy asks for a snapshot now.
+    public var snapshotDue: Bool
+  }
+
+  /// Stores one committed batch in one transaction: its deltas, the client ledger entries it
+  /// changed, and the clients it forgot. This is the group commit unit: when it returns, the
+  /// batch is as durable as the ``Durability`` promises; when it throws, nothing of it is stored.
+  ///
+  /// - Parameters:
+  ///   - deltas: the batch's deltas, gapless, the first one at ``lastSequence`` + 1 (may be
+  ///     empty for a batch of rejections only).
+  ///   - ledger: the new entries of the clients whose entries the batch changed.
+  ///   - forgetting: clients the leader evicted from its ledger.
+  /// - Throws: ``JournalError/sequenceMismatch(expected:got:)`` (checked before anything is
+  ///   written), ``JournalError/noBaseSnapshot(path:)`` before the first snapshot, or
+  ///   ``JournalError/sqlite(path:_:)`` when the commit fails (disk full, I/O error...).
+  @discardableResult
+  public func append(
+    _ deltas: [Delta], ledger: [String: ClientLedger.Entry] = [:], forgetting: [String] = []
+  ) throws(JournalError) -> Commit {
+    let policy = configuration.snapshotPolicy
+    return try withSession { (session) throws(JournalError) -> Commit in
+      session.requireWritable()
+      guard session.snapshotSequence != nil else { throw .noBaseSnapshot(path: session.path) }
+      var expected = session.lastSequence + 1
+      for delta in deltas {
+        guard delta.sequence == expected else {
+          throw .sequenceMismatch(expected: expected, got: delta.sequence)
+        }
+        expected += 1
+      }
+      if deltas.isEmpty && ledger.isEmpty && forgetting.isEmpty {
+        return Commit(
+          lastSequence: session.lastSequence, snapshotDue: try session.snapshotDue(policy))
+      }
+      var bytes = 0
+      try session.sqlite { () throws(SQLiteError) in
+        let connection = session.connection
+        let insert = try connection.statement(JournalSchema.insertDelta)
+        let upsert = try connection.statement(JournalSchema.upsertLedger)
+        let remove = try connection.statement(JournalSchema.deleteLedger)
+        try connection.transaction { () throws(SQLiteError) in
+          for delta in deltas {
+            try insert.run { (row: SQLiteStatement) throws(SQLiteError) in
+              try row.bind(delta.sequence, at: 1)
+              try row.bind(delta.origin.client, at: 2)
+              try row.bind(delta.origin.number, at: 3)
+              try row.bind(delta.tag, at: 4)
+              try row.bind(delta.patch, at: 5)
+              _ = try row.step()
+            }
+            bytes += delta.patch.count
+          }
+          for (client, entry) in ledger {
+            try upsert.run { (row: SQLiteStatement) throws(SQLiteError) in
+              try row.bind(client, at: 1)
+              try row.bind(entry.lastNumber, at: 2)
+              try row.bind(entry.lastSequence, at: 3)
+              try row.bind(entry.lastActive, at: 4)
+              _ = try row.step()
+            }
+          }
+          for client in forgetting {
+            try remove.run { (row: SQLiteStatement) throws(SQLiteError) in
+              try row.bind(client, at: 1)
+              _ = try row.step()
+            }
+          }
+        }
+      }
+      session.lastSequence = expected - 1
+      session.deltasSinceSnapshot += deltas.count
+      session.bytesSinceSnapshot = session.bytesSinceSnapshot.map { $0 + bytes }
+      return Commit(
+        lastSequence: session.lastSequence, snapshotDue: try session.snapshotDue(policy))
+    }
+  }
+
+  /// Whether the snapshot policy asks for a snapshot now: there is none yet, or the deltas
+  /// appended since the latest one reach the policy's count or bytes.
+  public var shouldSnapshot: Bool {
+    get throws(JournalError) {
+      let policy = configuration.snapshotPolicy
+      return try withSession { (session) throws(JournalError) -> Bool in
+        try session.snapshotDue(policy)
+      }
+    }
+  }
+}
+
+extension JournalSession {
+  /// Whether `policy` asks for a snapshot.
+  func snapshotDue(_ policy: Journal.SnapshotPolicy) throws(JournalError) -> Bool {
+    if snapshotSequence == nil || deltasSinceSnapshot >= policy.deltaCount { return true }
+    return try sqlite { () throws(SQLiteError) -> Int in try countBytesSinceSnapshot() }
+      >= policy.patchBytes
+  }
+}

@@ -1,0 +1,89 @@
+extension Journal {
+  /// Stores a snapshot of the state at the journal's last sequence, in one transaction: the
+  /// canonical document, its hash and the whole client ledger, which also replaces the journal's
+  /// current ledger (so clients the leader evicted are forgotten). Then, when
+  /// ``Configuration/compactsAfterSnapshot`` is set, compacts (see ``compact(progress:)``) with a
+  /// passive checkpoint, which never waits for readers.
+  ///
+  /// A new journal needs a first snapshot, of the initial state at sequence 0, before any
+  /// append: it is the base recovery replays from.
+  ///
+  /// - Throws: ``JournalError/sequenceMismatch(expected:got:)`` unless `sequence` is
+  ///   ``lastSequence``; ``JournalError/sqlite(path:_:)`` when the commit fails (nothing is
+  ///   stored then).
+  public func writeSnapshot(
+    sequence: UInt64, hash: UInt64, document: [UInt8], ledger: ClientLedger
+  ) throws(JournalError) {
+    try withSession { (session) throws(JournalError) in
+      session.requireWritable()
+      guard sequence == session.lastSequence else {
+        throw .sequenceMismatch(expected: session.lastSequence, got: sequence)
+      }
+      try session.sqlite { () throws(SQLiteError) in
+        try session.storeSnapshot(
+          sequence: sequence, hash: hash, document: document, ledger: ledger)
+      }
+      session.snapshotSequence = sequence
+      session.deltasSinceSnapshot = 0
+      session.bytesSinceSnapshot = 0
+    }
+    if configuration.compactsAfterSnapshot {
+      _ = try compact(truncating: false)
+    }
+  }
+
+  /// The latest snapshot stored, with its ledger, or nil when there is none.
+  public func latestSnapshot() throws(JournalError) -> JournalSnapshot? {
+    try withSession { (session) throws(JournalError) -> JournalSnapshot? in
+      try session.sqlite { () throws(SQLiteError) -> JournalSnapshot? in
+        try session.latestSnapshot()
+      }
+    }
+  }
+}
+
+extension JournalSession {
+  /// Writes the snapshot rows and replaces the current ledger, in one transaction.
+  func storeSnapshot(
+    sequence: UInt64, hash: UInt64, document: [UInt8], ledger: ClientLedger
+  ) throws(SQLiteError) {
+    let connection = connection
+    try connection.transaction { () throws(SQLiteError) in
+      let snapshot = try connection.statement(
+        "INSERT OR REPLACE INTO snapshots (sequence, hash, document) VALUES (?1, ?2, ?3)")
+      try snapshot.run { (row: SQLiteStatement) throws(SQLiteError) in
+        try row.bind(sequence, at: 1)
+        try row.bind(hash, at: 2)
+        try row.bind(document, at: 3)
+        _ = try row.step()
+      }
+      let clear = try connection.statement("DELETE FROM snapshot_ledger WHERE snapshot = ?1")
+      try clear.run { (row: SQLiteStatement) throws(SQLiteError) in
+        try row.bind(sequence, at: 1)
+        _ = try row.step()
+      }
+      try connection.execute("DELETE FROM ledger")
+      let saved = try connection.statement(
+        "INSERT INTO snapshot_ledger (snapshot, client, last_number, last_sequence, last_active) "
+          + "VALUES (?1, ?2, ?3, ?4, ?5)")
+      let current = try connection.statement(JournalSchema.upsertLedger)
+      for (client, entry) in ledger.entries {
+        try saved.run { (row: SQLiteStatement) throws(SQLiteError) in
+          try row.bind(sequence, at: 1)
+          try row.bind(client, at: 2)
+          try row.bind(entry.lastNumber, at: 3)
+          try row.bind(entry.lastSequence, at: 4)
+          try row.bind(entry.lastActive, at: 5)
+          _ = try row.step()
+        }
+        try current.run { (row: SQLiteStatement) throws(SQLiteError) in
+          try row.bind(client, at: 1)
+          try row.bind(entry.lastNumber, at: 2)
+          try row.bind(entry.lastSequence, at: 3)
+          try row.bind(entry.lastActive, at: 4)
+          _ = try row.step()
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,110 @@
+extension Journal {
+  /// What ``verify(progress:)`` found: an empty list of problems means a sound journal.
+  public struct Verification: Sendable, Equatable {
+    /// Each problem found, in words.
+    public var problems: [String]
+    /// The checks that ran, in order.
+    public var checks: [String]
+
+    /// Whether no problem was found.
+    public var isSound: Bool { problems.isEmpty }
+  }
+
+  /// Checks the journal thoroughly: SQLite's `integrity_check` of every page, the format and
+  /// meta records, a snapshot present whenever there are deltas, the deltas gapless from the
+  /// oldest kept through the last (and reaching the latest snapshot), and the ledger not ahead
+  /// of the history. Reads every page, so it takes time on a large journal.
+  ///
+  /// - Parameter progress: called before each check with a line to show.
+  public func verify(progress: (String) -> Void = { _ in }) throws(JournalError) -> Verification {
+    try withSession { (session) throws(JournalError) -> Verification in
+      var result = Verification(problems: [], checks: [])
+      func check(_ name: String, _ body: () throws(SQLiteError) -> [String]) throws(JournalError) {
+        progress("verify: \(name)...")
+        result.checks.append(name)
+        do throws(SQLiteError) {
+          result.problems += try body()
+        } catch {
+          result.problems.append("\(name) failed: \(error)")
+        }
+      }
+      let connection = session.connection
+      try check("integrity_check") { () throws(SQLiteError) -> [String] in
+        var lines: [String] = []
+        try connection.statement("PRAGMA integrity_check(100)").run {
+          (row: SQLiteStatement) throws(SQLiteError) in
+          while try row.step() { lines.append(row.text(at: 0)) }
+        }
+        return lines == ["ok"] ? [] : lines.map { "integrity_check: \($0)" }
+      }
+      try check("meta") { () throws(SQLiteError) -> [String] in
+        var problems: [String] = []
+        if try session.metaText(JournalSchema.formatKey) != JournalSchema.formatValue {
+          problems.append("meta: the format record is missing or wrong")
+        }
+        if try session.metaInteger(JournalSchema.versionKey) != JournalSchema.version {
+          problems.append("meta: the format version is missing or not \(JournalSchema.version)")
+        }
+        if try session.metaInteger(JournalSchema.epochKey) == nil {
+          problems.append("meta: no epoch is stored")
+        }
+        return problems
+      }
+      try check("deltas gapless") { () throws(SQLiteError) -> [String] in
+        try session.gapProblems()
+      }
+      try check("snapshot") { () throws(SQLiteError) -> [String] in
+        try session.snapshotProblems()
+      }
+      try check("ledger") { () throws(SQLiteError) -> [String] in
+        let ahead =
+          try connection.integer(
+            "SELECT count(*) FROM ledger WHERE last_sequence > ?1", binding: session.lastSequence)
+          ?? 0
+        return ahead == 0
+          ? [] : ["ledger: \(ahead) client(s) name a sequence after the last one stored"]
+      }
+      return result
+    }
+  }
+}
+
+extension JournalSession {
+  /// Where the stored deltas skip sequences (at most 20 places listed).
+  func gapProblems() throws(SQLiteError) -> [String] {
+    var problems: [String] = []
+    let gaps = try connection.statement(
+      """
+      SELECT previous, sequence FROM (
+        SELECT sequence, lag(sequence) OVER (ORDER BY sequence) AS previous FROM deltas
+      ) WHERE previous IS NOT NULL AND sequence != previous + 1 LIMIT 20
+      """)
+    try gaps.run { (row: SQLiteStatement) throws(SQLiteError) in
+      while try row.step() {
+        let previous = row.uint64(at: 0)
+        let next = row.uint64(at: 1)
+        problems.append(
+          "deltas: gap after sequence \(previous): the next is \(next) "
+            + "(\(previous + 1)...\(next - 1) missing)")
+      }
+    }
+    return problems
+  }
+
+  /// Whether a snapshot is present whenever deltas are, and the deltas reach it.
+  func snapshotProblems() throws(SQLiteError) -> [String] {
+    let oldest = try connection.integer("SELECT min(sequence) FROM deltas").map {
+      UInt64(bitPattern: $0)
+    }
+    guard let snapshot = snapshotSequence else {
+      return oldest == nil ? [] : ["snapshot: deltas are stored but no snapshot to replay onto"]
+    }
+    if let oldest, oldest > snapshot + 1 {
+      return [
+        "snapshot: the latest snapshot is at \(snapshot) but the oldest delta is \(oldest) "
+          + "(\(snapshot + 1)...\(oldest - 1) missing)"
+      ]
+    }
+    return []
+  }
+}

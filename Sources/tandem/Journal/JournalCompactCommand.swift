@@ -1,0 +1,44 @@
+import CommandLineKit
+import TandemSync
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `tandem journal compact --db PATH [--window N] [--reclaim]`: removes what recovery and
+/// catch-up no longer need and checkpoints the log. Takes the leader lock, so it refuses to run
+/// while a leader has the journal open.
+let journalCompactCommand = Command(
+  name: "compact",
+  summary: "Remove old snapshots and deltas outside the catch-up window; checkpoint the log",
+  usage: "--db PATH [--window N] [--reclaim]\n\n"
+    + "  --db PATH   the journal file; refused while a leader has it open\n"
+    + "  --window N  deltas to keep behind the latest snapshot (default 100000)\n"
+    + "  --reclaim   also return the freed pages to the file system (shrinks the file)",
+  run: { words in
+    var arguments = try CommandLineArguments(words, flags: ["reclaim"])
+    let path = try arguments.required("db")
+    let window = try arguments.integer("window", default: 100_000)
+    let reclaim = arguments.flag("reclaim")
+    try arguments.finish()
+    guard access(path, F_OK) == 0 else { throw JournalError.notFound(path: path) }
+    let journal = try Journal(
+      path: path,
+      configuration: .init(durability: .full, catchUpWindow: UInt64(window)))
+    defer { journal.close() }
+    let before = try journal.stats()
+    let compaction = try journal.compact { line in printError(line) }
+    if reclaim {
+      printError("compact: returning free pages to the file system...")
+      try journal.reclaimSpace()
+    }
+    let after = try journal.stats()
+    print(
+      "compacted \(path): removed \(compaction.deltasRemoved) deltas and "
+        + "\(compaction.snapshotsRemoved) snapshots; file \(JournalOutput.size(before.fileBytes)) "
+        + "-> \(JournalOutput.size(after.fileBytes)), log \(JournalOutput.size(after.walBytes)), "
+        + "\(after.freePages) free pages")
+  }
+)

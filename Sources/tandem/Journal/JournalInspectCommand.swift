@@ -1,0 +1,87 @@
+import CommandLineKit
+import TandemSync
+
+/// `tandem journal inspect --db PATH [--json]`: the journal's epoch, sequences, snapshot,
+/// clients and sizes. Opens the file read-only, so it works while a leader runs.
+let journalInspectCommand = Command(
+  name: "inspect",
+  summary: "Print a journal's epoch, sequence range, snapshot, clients and sizes",
+  usage: "--db PATH [--json]\n\n"
+    + "  --db PATH  the journal file (opened read-only; a leader may be running)\n"
+    + "  --json     one JSON object instead of text, for scripts",
+  run: { words in
+    var arguments = try CommandLineArguments(words, flags: ["json"])
+    let path = try arguments.required("db")
+    let json = arguments.flag("json")
+    try arguments.finish()
+    let stats = try Journal(readingAt: path).stats()
+    print(json ? inspectJSON(path: path, stats) : inspectText(path: path, stats))
+  }
+)
+
+/// The human-readable report.
+func inspectText(path: String, _ stats: JournalStats) -> String {
+  let range =
+    stats.oldestSequence.map { "\($0)...\(stats.lastSequence)" } ?? "none kept"
+  let snapshot =
+    stats.snapshotSequence.map { sequence in
+      "at sequence \(sequence), hash \(JournalOutput.hex(stats.snapshotHash ?? 0)), "
+        + "\(JournalOutput.size(stats.snapshotBytes ?? 0)) (\(stats.snapshotCount) stored)"
+    } ?? "none (a new journal)"
+  let lines: [(String, String)] = [
+    ("journal", path),
+    ("format", "version \(stats.formatVersion)"),
+    ("epoch", "\(stats.epoch)"),
+    ("last sequence", "\(stats.lastSequence)"),
+    (
+      "deltas",
+      "\(range): \(stats.deltaCount) deltas, \(JournalOutput.size(stats.deltaBytes)) of patches"
+    ),
+    ("snapshot", snapshot),
+    (
+      "since snapshot",
+      "\(stats.deltasSinceSnapshot) deltas, \(JournalOutput.size(stats.bytesSinceSnapshot))"
+    ),
+    ("clients", "\(stats.clientCount)"),
+    (
+      "file",
+      "\(JournalOutput.size(stats.fileBytes)) (\(stats.pageCount) pages of \(stats.pageSize) B, "
+        + "\(stats.freePages) free)"
+    ),
+    ("write-ahead log", JournalOutput.size(stats.walBytes)),
+  ]
+  let width = lines.map(\.0.count).max() ?? 0
+  return lines.map { $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 }
+    .joined(separator: "\n")
+}
+
+/// The JSON report: one object, sizes in bytes, the epoch and hash as 16 hex digits.
+func inspectJSON(path: String, _ stats: JournalStats) -> String {
+  let snapshot =
+    stats.snapshotSequence.map { sequence in
+      JournalOutput.object([
+        ("sequence", "\(sequence)"),
+        ("hash", JournalOutput.json(JournalOutput.hex(stats.snapshotHash ?? 0))),
+        ("bytes", JournalOutput.number(stats.snapshotBytes)),
+      ])
+    } ?? "null"
+  return JournalOutput.object([
+    ("path", JournalOutput.json(path)),
+    ("formatVersion", "\(stats.formatVersion)"),
+    ("epoch", JournalOutput.json("\(stats.epoch)")),
+    ("oldestSequence", JournalOutput.number(stats.oldestSequence)),
+    ("lastSequence", "\(stats.lastSequence)"),
+    ("deltaCount", "\(stats.deltaCount)"),
+    ("deltaBytes", "\(stats.deltaBytes)"),
+    ("snapshot", snapshot),
+    ("snapshotCount", "\(stats.snapshotCount)"),
+    ("deltasSinceSnapshot", "\(stats.deltasSinceSnapshot)"),
+    ("bytesSinceSnapshot", "\(stats.bytesSinceSnapshot)"),
+    ("clientCount", "\(stats.clientCount)"),
+    ("fileBytes", "\(stats.fileBytes)"),
+    ("walBytes", "\(stats.walBytes)"),
+    ("pageSize", "\(stats.pageSize)"),
+    ("pageCount", "\(stats.pageCount)"),
+    ("freePages", "\(stats.freePages)"),
+  ])
+}

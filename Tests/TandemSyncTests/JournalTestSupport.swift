@@ -1,0 +1,53 @@
+import Foundation
+
+@testable import TandemSync
+
+/// Runs `body` with the path of a fresh temporary directory, removed afterwards whatever
+/// happens.
+func withTemporaryDirectory<R>(_ body: (String) throws -> R) throws -> R {
+  let path = FileManager.default.temporaryDirectory
+    .appendingPathComponent("tandem-journal-tests-\(UUID().uuidString)").path
+  try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+  defer { try? FileManager.default.removeItem(atPath: path) }
+  return try body(path)
+}
+
+/// A small delta from `client` (its action `number`, by default the sequence).
+func journalDelta(
+  _ sequence: UInt64, client: String = "c1", number: UInt64? = nil, patch: String? = nil
+) -> Delta {
+  Delta(
+    sequence: sequence, origin: Origin(client: client, number: number ?? sequence), tag: "tick",
+    patch: Array((patch ?? #"[{"op":"replace","path":"/n","value":\#(sequence)}]"#).utf8))
+}
+
+/// The deltas `range`, all from `client`.
+func journalDeltas(_ range: ClosedRange<UInt64>, client: String = "c1") -> [Delta] {
+  range.map { journalDelta($0, client: client) }
+}
+
+/// A journal at `directory/leader.journal` with its base snapshot (sequence 0) stored.
+func makeJournal(
+  in directory: String, _ configuration: Journal.Configuration = .init(durability: .normal)
+) throws -> Journal {
+  let journal = try Journal(path: directory + "/leader.journal", configuration: configuration)
+  if try journal.latestSnapshot() == nil {
+    try journal.writeSnapshot(
+      sequence: 0, hash: 0, document: Array("{}".utf8), ledger: ClientLedger())
+  }
+  return journal
+}
+
+/// Runs `sql` on the journal file at `path` through a connection of its own (the journal must
+/// be closed), to damage or alter it the way a test needs.
+func alterJournal(_ path: String, _ sql: String) throws {
+  let connection = try SQLiteConnection(path: path, access: .readWrite)
+  try connection.execute(sql)
+}
+
+/// The ledger entries `ledger` changed for `client`, as a batch passes them to `append`.
+func ledgerChange(_ ledger: ClientLedger, _ clients: String...) -> [String: ClientLedger.Entry] {
+  var changes: [String: ClientLedger.Entry] = [:]
+  for client in clients { changes[client] = ledger.entries[client] }
+  return changes
+}
