@@ -33,11 +33,14 @@ extension Store {
     // Without a transform the chain is the root itself; its type matches unless the caller
     // passed a nil transform for another type, and then, as in ReSwift, nothing is delivered.
     let last = transformedSubscription ?? (originalSubscription as? Subscription<SelectedState>)
-    last?.observer = { [weak subscriber] value, deliver in
-      guard deliver else { return true }
-      guard let subscriber else { return false }
-      subscriber.newState(state: value)
-      return true
+    let reference = WeakReference(subscriber)
+    last?.makeObserver = {
+      { value, deliver in
+        guard deliver else { return true }
+        guard let subscriber = reference.object else { return false }
+        subscriber.newState(state: value)
+        return true
+      }
     }
     let box = SubscriptionBox(subscriber: subscriber, root: originalSubscription)
     submit(.subscription(box), intercept: false)

@@ -48,6 +48,9 @@ open class Store<State: Sendable>: StoreType, @unchecked Sendable {
   /// the hot path needs no generic metadata; the mutex and the drain protocol make accesses
   /// exclusive, so the runtime exclusivity checks are off for it.)
   @exclusivity(unchecked) final var storage: State?
+  /// Whether there is middleware, so a dispatch without it skips reading `dispatchFunction`
+  /// under the lock.
+  let hasMiddleware = Atomic<Bool>(false)
   /// The middleware as set; guarded by `core`.
   @exclusivity(unchecked) final var middlewareStorage: [Middleware<State>] = []
   /// Called after each reducer application; guarded by `core`.
@@ -144,6 +147,7 @@ open class Store<State: Sendable>: StoreType, @unchecked Sendable {
         middlewareStorage = newValue
         core.dispatchFunction = function
       }
+      hasMiddleware.store(function != nil, ordering: .releasing)
     }
   }
 
@@ -163,7 +167,9 @@ open class Store<State: Sendable>: StoreType, @unchecked Sendable {
   /// action is queued and applied right after the current notification round, before the outer
   /// dispatch returns. See <doc:ThreadingModel>.
   open func dispatch(_ action: any Action) {
-    if let function = core.withLock({ $0.dispatchFunction }) {
+    if hasMiddleware.load(ordering: .acquiring),
+      let function = core.withLock({ $0.dispatchFunction })
+    {
       function(action)
     } else {
       _defaultDispatch(action: action)

@@ -24,19 +24,21 @@
 /// types where the subscription is made (an unspecialized `==` on an array compares element by
 /// element through witness tables, many times slower).
 public final class Subscription<State> {
-  /// The next step: receives every value, with whether it is to be delivered, and returns
-  /// false once the subscriber is gone. Set once while the chain is built, before the store
-  /// sees the chain; then only the draining thread calls it, one notification at a time, hence
-  /// no exclusivity checks.
-  @exclusivity(unchecked) @usableFromInline var observer:
-    ((_ value: State, _ deliver: Bool) -> Bool)?
+  /// Makes the function that runs the steps after this one, once the chain is complete; set
+  /// when a step is added after this one. Each call makes fresh step state.
+  @usableFromInline var makeObserver: (() -> Observer)?
+
+  /// A compiled chain: takes each value with whether it is to be delivered, and returns false
+  /// once the subscriber is gone.
+  @usableFromInline typealias Observer = (_ value: State, _ deliver: Bool) -> Bool
 
   @usableFromInline init() {}
 
-  /// Passes `value` down the chain; `deliver` is false when an earlier step filtered it out.
-  /// Returns false once the subscriber is gone.
-  @inlinable func send(_ value: State, deliver: Bool) -> Bool {
-    observer?(value, deliver) ?? true
+  /// The function that runs the steps after this one. The store compiles a chain once, when it
+  /// subscribes, so each notification calls a fixed closure per step instead of looking steps
+  /// up.
+  @inlinable func compile() -> Observer {
+    makeObserver?() ?? { _, _ in true }
   }
 
   /// A subscription to the value `selector` computes from each state.
@@ -44,8 +46,9 @@ public final class Subscription<State> {
     _ selector: @escaping (State) -> Substate
   ) -> Subscription<Substate> {
     let next = Subscription<Substate>()
-    observer = { value, deliver in
-      next.send(selector(value), deliver: deliver)
+    makeObserver = {
+      let send = next.compile()
+      return { value, deliver in send(selector(value), deliver) }
     }
     return next
   }
@@ -64,14 +67,17 @@ public final class Subscription<State> {
     _ isRepeat: @escaping (_ oldState: State, _ newState: State) -> Bool
   ) -> Subscription<State> {
     let next = Subscription<State>()
-    let previous = PreviousValue<State>()
-    observer = { value, deliver in
-      var pass = deliver
-      if pass, let old = previous.value, isRepeat(old, value) {
-        pass = false
+    makeObserver = {
+      let send = next.compile()
+      let previous = PreviousValue<State>()
+      return { value, deliver in
+        var pass = deliver
+        if pass, let old = previous.value, isRepeat(old, value) {
+          pass = false
+        }
+        previous.value = value
+        return send(value, pass)
       }
-      previous.value = value
-      return next.send(value, deliver: pass)
     }
     return next
   }

@@ -46,14 +46,23 @@ extension Store {
   /// Submits `work` to the drain protocol; `intercept` asks the dispatch interceptor first.
   @usableFromInline func submit(_ work: StoreWork, intercept: Bool) {
     let thread = ThreadIdentity.current
-    var admission = core.withLock { $0.admit(work, from: thread, intercept: intercept) }
+    var observer: ReductionObserver<State>?
+    var admission = core.withLock { core in
+      let admission = core.admit(work, from: thread, intercept: intercept)
+      if case .drain = admission { observer = beginLocked(work, &core) }
+      return admission
+    }
     if case .intercept(let interceptor) = admission {
       if case .action(let action) = work, interceptor(action) { return }
-      admission = core.withLock { $0.admit(work, from: thread, intercept: false) }
+      admission = core.withLock { core in
+        let admission = core.admit(work, from: thread, intercept: false)
+        if case .drain = admission { observer = beginLocked(work, &core) }
+        return admission
+      }
     }
     switch admission {
     case .drain:
-      drain(startingWith: work)
+      drain(startingWith: work, observer: observer)
     case .queued:
       return
     case .wait(let wakeup):
@@ -78,15 +87,44 @@ extension Store {
     }
   }
 
-  /// Performs `first`, then queued work in order, until the queue is empty.
-  private func drain(startingWith first: StoreWork) {
+  /// With the lock held, as the drainer starts `work`: an action's reducer owns the state from
+  /// here on. Returns the reduction observer for an action.
+  private func beginLocked(
+    _ work: StoreWork, _ core: inout StoreCore
+  ) -> ReductionObserver<State>? {
+    guard case .action = work else { return nil }
+    core.reducing = true
+    return reductionObserver
+  }
+
+  /// With the lock held, after a unit of work: takes the next one and begins it, or ends the
+  /// drain when the queue is empty.
+  private func finishLocked(
+    _ core: inout StoreCore, observer: inout ReductionObserver<State>?
+  ) -> PendingWork? {
+    guard let next = core.queue.popFirst() else {
+      core.drainer = nil
+      return nil
+    }
+    observer = beginLocked(next.work, &core)
+    return next
+  }
+
+  /// Performs `first` (already begun), then queued work in order, until the queue is empty.
+  private func drain(startingWith first: StoreWork, observer: ReductionObserver<State>?) {
     var current = PendingWork(work: first, done: nil)
+    var observer = observer
     while true {
-      perform(current.work)
-      let next: PendingWork? = core.withLock { core in
-        if let next = core.queue.popFirst() { return next }
-        core.drainer = nil
-        return nil
+      let next: PendingWork?
+      switch current.work {
+      case .action(let action):
+        next = apply(action, observer: &observer)
+      case .replacement(let value):
+        replace(with: value)
+        next = core.withLock { finishLocked(&$0, observer: &observer) }
+      case .subscription(let box):
+        install(box)
+        next = core.withLock { finishLocked(&$0, observer: &observer) }
       }
       current.done?.signal()
       guard let next else { return }
@@ -94,34 +132,16 @@ extension Store {
     }
   }
 
-  private func perform(_ work: StoreWork) {
-    switch work {
-    case .action(let action):
-      apply(action)
-    case .replacement(let value):
-      guard let state = value as? State else {
-        preconditionFailure("Tandem: a replacement state of type \(type(of: value))")
-      }
-      let subscriptions = core.withLock { core in
-        storage = state
-        return core.subscriptions
-      }
-      notify(subscriptions, of: state)
-    case .subscription(let box):
-      install(box)
-    }
-  }
-
   /// Reduces `action` with the state moved out of `storage`, so an in-place reducer mutates it
-  /// without copying; then puts it back, calls the observer and notifies subscribers.
-  private func apply(_ action: any Action) {
-    let observer = core.withLock { core in
-      core.reducing = true
-      return reductionObserver
-    }
-    // From here until `reducing` is false again, `storage` belongs to this thread alone.
+  /// without copying; then puts it back, calls the observer, notifies subscribers, and takes
+  /// the next work (in the same critical section when there is no one to notify).
+  private func apply(
+    _ action: any Action, observer: inout ReductionObserver<State>?
+  ) -> PendingWork? {
+    let currentObserver = observer
+    // `beginLocked` set `reducing`: until it is false again `storage` belongs to this thread.
     var state = storage.take()
-    let oldState = observer == nil ? nil : state
+    let oldState = currentObserver == nil ? nil : state
     if let reduce = inPlaceReducer {
       guard var value = state.take() else {
         preconditionFailure("Tandem: a store with an in-place reducer has no state")
@@ -133,17 +153,39 @@ extension Store {
     }
     storage = consume state
     var readers: [Wakeup] = []
-    let subscriptions = core.withLock { core in
+    var next: PendingWork?
+    var finished = false
+    let subscriptions: [AnySubscriptionBox] = core.withLock { core in
       core.reducing = false
       swap(&readers, &core.readers)
+      guard !core.subscriptions.isEmpty || currentObserver != nil else {
+        next = finishLocked(&core, observer: &observer)
+        finished = true
+        return []
+      }
       return core.subscriptions
     }
     for reader in readers {
       reader.signal()
     }
-    guard observer != nil || !subscriptions.isEmpty, let newState = storage else { return }
-    observer?(action, oldState, newState)
-    notify(subscriptions, of: newState)
+    if finished { return next }
+    if let newState = storage {
+      currentObserver?(action, oldState, newState)
+      notify(subscriptions, of: newState)
+    }
+    return core.withLock { finishLocked(&$0, observer: &observer) }
+  }
+
+  /// Replaces the state with `value` (a `State`) and notifies subscribers.
+  private func replace(with value: any Sendable) {
+    guard let state = value as? State else {
+      preconditionFailure("Tandem: a replacement state of type \(type(of: value))")
+    }
+    let subscriptions = core.withLock { core in
+      storage = state
+      return core.subscriptions
+    }
+    notify(subscriptions, of: state)
   }
 
   /// Adds `box` at the end of the subscriptions (replacing the same subscriber's earlier one)

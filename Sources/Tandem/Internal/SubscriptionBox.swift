@@ -27,20 +27,29 @@ import Synchronization
   }
 }
 
-/// A subscription box with the root of its subscription chain, whose last step calls the
+/// A subscription box with its compiled subscription chain, whose last step calls the
 /// subscriber.
 @usableFromInline final class SubscriptionBox<State>: AnySubscriptionBox, @unchecked Sendable {
-  /// Only the draining thread sends through it, one notification at a time.
-  private let root: Subscription<State>
+  /// The compiled chain. Only the draining thread calls it, one notification at a time.
+  private let send: Subscription<State>.Observer
 
   @usableFromInline init(subscriber: AnyObject, root: Subscription<State>) {
-    self.root = root
+    self.send = root.compile()
     super.init(subscriber: subscriber)
   }
 
   /// Sends `state` down the chain; false when the subscriber is gone and the box can be dropped.
   func notify(_ state: State) -> Bool {
     if isCancelled { return true }
-    return root.send(state, deliver: true)
+    return self.send(state, true)
+  }
+}
+
+/// A weak reference to a subscriber, for the last step of its chain.
+@usableFromInline final class WeakReference<Object: AnyObject> {
+  @usableFromInline weak let object: Object?
+
+  @usableFromInline init(_ object: Object) {
+    self.object = object
   }
 }

@@ -1,5 +1,11 @@
 import Tandem
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// `tandem bench store`: actions per second through a `Tandem.Store`, for the six workloads of
 /// issue 2, each with a ReSwift-style reducer and with an in-place (`inout`) reducer, printed
 /// next to ReSwift 6.2's figures measured on the same machine.
@@ -30,10 +36,12 @@ private struct StoreBenchmark {
   func run() {
     var table = BenchmarkTable(
       title: "store: actions/s, median of \(runs) runs (ReSwift 6.2 figures from issue 2)",
-      columns: ["workload", "reducer", "actions/s", "ReSwift 6.2", "ratio", "target"])
+      columns: [
+        "workload", "reducer", "actions/s", "ReSwift 6.2", "ratio", "target", "per CPU-s", "ratio",
+      ])
     for workload in StoreWorkload.all where only?.contains(workload.key) ?? true {
       for style in ReducerStyle.allCases {
-        let rate = measure(workload, style)
+        let (rate, cpuRate) = measure(workload, style)
         let ratio = rate / workload.reSwift
         let target = style == .inPlace ? workload.target : 1
         table.add([
@@ -41,21 +49,39 @@ private struct StoreBenchmark {
           BenchmarkTable.format(workload.reSwift),
           BenchmarkTable.format(ratio, decimals: 1) + "x",
           ">= \(BenchmarkTable.format(target, decimals: 0))x" + (ratio >= target ? "" : "  MISSED"),
+          BenchmarkTable.format(cpuRate),
+          BenchmarkTable.format(cpuRate / workload.reSwift, decimals: 1) + "x",
         ])
       }
     }
     table.print()
   }
 
-  /// The median actions per second of `workload` with `style`.
-  private func measure(_ workload: StoreWorkload, _ style: ReducerStyle) -> Double {
+  /// The median actions per second of `workload` with `style`, in wall-clock time and in the
+  /// dispatching thread's CPU time (which other processes on the machine disturb less).
+  private func measure(_ workload: StoreWorkload, _ style: ReducerStyle) -> (wall: Double, cpu: Double) {
     let run = workload.make(style)
     // Calibrate the number of actions so that one run takes about `runSeconds`.
     let probe = 2_000
     let probeSeconds = ContinuousClock().measure { run(probe) }.seconds
     let operations = max(probe, Int(runSeconds / max(probeSeconds, 1e-9) * Double(probe)))
-    return BenchmarkClock(runs: runs).rate(operations: operations) { run(operations) }.median
+    let clock = BenchmarkClock(runs: runs)
+    var cpuSeconds: [Double] = []
+    let wall = clock.rate(operations: operations) {
+      let start = threadCPUSeconds()
+      run(operations)
+      cpuSeconds.append(threadCPUSeconds() - start)
+    }
+    let cpu = Samples(cpuSeconds.dropFirst(clock.warmups).map { Double(operations) / $0 })
+    return (wall.median, cpu.median)
   }
+}
+
+/// CPU time the calling thread has used, in seconds.
+private func threadCPUSeconds() -> Double {
+  var time = timespec()
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+  return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
 }
 
 private enum ReducerStyle: String, CaseIterable {

@@ -1,0 +1,167 @@
+import Testing
+
+@testable import Tandem
+
+@Suite struct ConcurrencyTests {
+  @Test func concurrentDispatchesAreAllAppliedOnceAndSeenInOrder() async {
+    let tasks = 8
+    let perTask = 500
+    let store = Store(reducer: counterInPlaceReducer, state: CounterState())
+    let recorders = (0..<3).map { _ in Recorder<Int>() }
+    for recorder in recorders {
+      store.subscribe(recorder) { $0.select(\.counter) }
+    }
+    await withTaskGroup(of: Void.self) { group in
+      for _ in 0..<tasks {
+        group.addTask {
+          for _ in 0..<perTask { store.dispatch(Increment()) }
+        }
+      }
+    }
+    let total = tasks * perTask
+    #expect(store.state.counter == total)
+    for recorder in recorders {
+      // Every state exactly once, in order: the initial one and one per dispatch.
+      #expect(recorder.values == Array(0...total))
+    }
+  }
+
+  @Test func concurrentDispatchesFromThreadsWithReSwiftStyleReducer() async {
+    let store = Store(reducer: counterReducer, state: nil)
+    let recorder = Recorder<CounterState>()
+    store.subscribe(recorder)
+    await withTaskGroup(of: Void.self) { group in
+      for amount in 1...6 {
+        group.addTask {
+          for _ in 0..<300 { store.dispatch(Add(amount: amount)) }
+        }
+      }
+    }
+    let expected = (1...6).reduce(0) { $0 + $1 * 300 }
+    #expect(store.state.counter == expected)
+    #expect(recorder.values.count == 1 + 6 * 300)
+    let counters = recorder.values.map(\.counter)
+    #expect(zip(counters, counters.dropFirst()).allSatisfy { $0 < $1 })
+  }
+
+  @Test func concurrentSubscribeReadAndDispatchSeeConsistentStates() async {
+    let store = Store(reducer: counterInPlaceReducer, state: CounterState())
+    let recorders = await withTaskGroup(of: [Recorder<Int>].self) { group in
+      for _ in 0..<4 {
+        group.addTask {
+          for _ in 0..<250 { store.dispatch(Increment()) }
+          return []
+        }
+      }
+      for _ in 0..<4 {
+        group.addTask {
+          var recorders: [Recorder<Int>] = []
+          for _ in 0..<20 {
+            let recorder = Recorder<Int>()
+            recorders.append(recorder)
+            store.subscribe(recorder) { $0.select(\.counter) }
+            _ = store.state.counter
+          }
+          return recorders
+        }
+      }
+      return await group.reduce(into: []) { $0 += $1 }
+    }
+    #expect(store.state.counter == 1000)
+    #expect(recorders.count == 80)
+    for recorder in recorders {
+      // Each subscriber sees a gapless run of states ending at the final one.
+      let values = recorder.values
+      #expect(values.last == 1000)
+      #expect(values == Array(values.first!...1000))
+    }
+  }
+
+  @Test func readersSeeOnlyAppliedStatesWhileReducersRun() async {
+    struct Pair: Sendable, Equatable {
+      var a = 0
+      var b = 0
+    }
+    struct Step: Action {}
+    let store = Store<Pair>(
+      reducer: { state, _ in
+        state.a += 1
+        state.b += 1
+      }, state: Pair())
+    let consistent = await withTaskGroup(of: Bool.self) { group in
+      group.addTask {
+        for _ in 0..<2000 { store.dispatch(Step()) }
+        return true
+      }
+      group.addTask {
+        var consistent = true
+        for _ in 0..<2000 {
+          let state = store.state!
+          if state.a != state.b { consistent = false }
+        }
+        return consistent
+      }
+      return await group.reduce(true) { $0 && $1 }
+    }
+    #expect(consistent)
+    #expect(store.state == Pair(a: 2000, b: 2000))
+  }
+
+  @Test func dispatchFromNewStateIsAppliedAfterTheRoundSoNoSubscriberSeesStaleStates() {
+    // ReSwift issue 519: with 6 subscribers where the first dispatches on seeing 1, ReSwift
+    // leaves three of them seeing [0, 2, 2].
+    let store = Store(reducer: counterReducer, state: CounterState())
+    let recorders = (0..<6).map { index in
+      Recorder<Int> { value in
+        if index == 0, value == 1 { store.dispatch(Increment()) }
+      }
+    }
+    for recorder in recorders {
+      store.subscribe(recorder) { $0.select(\.counter) }
+    }
+    store.dispatch(Increment())
+    // The nested action is applied before the outer dispatch returns.
+    #expect(store.state.counter == 2)
+    for recorder in recorders {
+      #expect(recorder.values == [0, 1, 2])
+    }
+  }
+
+  @Test func dispatchFromNewStateGoesThroughTheMiddleware() {
+    let log = EventLog()
+    let store = Store(
+      reducer: counterReducer, state: CounterState(), middleware: [logging("m", to: log)])
+    let recorder = Recorder<Int> { value in
+      if value == 1 { store.dispatch(Add(amount: 5)) }
+    }
+    store.subscribe(recorder) { $0.select(\.counter) }
+    store.dispatch(Increment())
+    #expect(log.events == ["m Increment", "m Add"])
+    #expect(recorder.values == [0, 1, 6])
+  }
+
+  @Test func subscribeFromNewStateTakesEffectAfterTheRound() {
+    let store = Store(reducer: counterReducer, state: CounterState())
+    let late = Recorder<Int>()
+    let first = Recorder<Int> { value in
+      if value == 1 { store.subscribe(late) { $0.select(\.counter) } }
+    }
+    store.subscribe(first) { $0.select(\.counter) }
+    store.dispatch(Increment())
+    store.dispatch(Increment())
+    #expect(first.values == [0, 1, 2])
+    #expect(late.values == [1, 2])
+  }
+
+  @Test func unsubscribeFromNewStateStopsLaterNotifications() {
+    let store = Store(reducer: counterReducer, state: CounterState())
+    let second = Recorder<Int>()
+    let first = Recorder<Int> { value in
+      if value == 1 { store.unsubscribe(second) }
+    }
+    store.subscribe(first) { $0.select(\.counter) }
+    store.subscribe(second) { $0.select(\.counter) }
+    store.dispatch(Increment())
+    #expect(second.values == [0])
+  }
+}

