@@ -128,7 +128,9 @@ public struct ActionRegistry: Sendable {
 
   /// Decodes the action registered under `tag` from the `payload` member of the JSON object in
   /// `object` (a recorded line), without copying the member out first.
-  func decode(tag: String, payloadMemberOf object: [UInt8]) throws(ActionRegistryError)
+  func decode(
+    tag: String, payloadMemberOf object: [UInt8]
+  ) throws(ActionRegistryError)
     -> any Action
   {
     guard let entry = byTag[tag] else { throw .unknownTag(tag) }

@@ -72,7 +72,8 @@ extension Store {
   public func values<Value: Sendable & Equatable>(
     _ select: @escaping @Sendable (State) -> Value
   ) -> StoreObservation<Value> {
-    StoreObservation(subscribe: observe(select, skippingRepeats: { $0 == $1 }), isRepeat: { $0 == $1 })
+    StoreObservation(
+      subscribe: observe(select, skippingRepeats: { $0 == $1 }), isRepeat: { $0 == $1 })
   }
 
   /// The `Equatable` values at `keyPath` in the store's states, as an `AsyncSequence` that skips

@@ -54,7 +54,8 @@ public struct Thunk<State: Sendable>: Action {
   ///
   /// - Parameter body: Given the store's `dispatch` and `getState`.
   public init(
-    body: @escaping @Sendable (_ dispatch: @escaping Dispatch, _ getState: @escaping GetState)
+    body:
+      @escaping @Sendable (_ dispatch: @escaping Dispatch, _ getState: @escaping GetState)
       -> Void
   ) {
     self.body = .sync(body)
@@ -74,7 +75,8 @@ public struct Thunk<State: Sendable>: Action {
   public init(
     id: ThunkID? = nil,
     cancelsInFlight: Bool = false,
-    operation: @escaping @Sendable (_ dispatch: @escaping Dispatch, _ getState: @escaping GetState)
+    operation:
+      @escaping @Sendable (_ dispatch: @escaping Dispatch, _ getState: @escaping GetState)
       async -> Void
   ) {
     self.body = .async(operation)

@@ -110,7 +110,8 @@ public struct ThunkExpectation<State: Sendable>: Sendable {
       case (let action?, false):
         failures.append("\(position): unexpected \(action)")
       case (nil, true):
-        failures.append("\(position): expected \(expected[index].summary), but nothing was dispatched")
+        failures.append(
+          "\(position): expected \(expected[index].summary), but nothing was dispatched")
       case (nil, false):
         break
       }

@@ -33,7 +33,8 @@ struct ActionRegistryTests {
     let original = AddBookmark(url: "https://swift.org", tags: ["lang"])
     let (tag, payload) = try registry.encode(original)
     #expect(tag == "bookmark.add")
-    #expect(String(decoding: payload, as: UTF8.self) == #"{"tags":["lang"],"url":"https://swift.org"}"#)
+    #expect(
+      String(decoding: payload, as: UTF8.self) == #"{"tags":["lang"],"url":"https://swift.org"}"#)
     let decoded = try registry.decode(tag: tag, payload: payload)
     #expect(decoded as? AddBookmark == original)
   }
@@ -175,7 +176,8 @@ struct ActionRegistryTests {
 
   @Test("an optional member is described as possibly nil")
   func optionalShape() {
-    #expect(TypeShape.describe(RenameBookmark.self) == "$:{} $.url:String $.title:nil? $.title:String")
+    #expect(
+      TypeShape.describe(RenameBookmark.self) == "$:{} $.url:String $.title:nil? $.title:String")
   }
 
   @Test("a recursive type is described up to a limit instead of looping")

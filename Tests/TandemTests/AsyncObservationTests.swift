@@ -54,6 +54,16 @@ struct AsyncObservationTests {
     #expect(await iterator.next() == 1)
   }
 
+  @Test("states of an Equatable state skip a state equal to the previous one")
+  func equatableStatesSkipRepeats() async {
+    let store = tallyStore()
+    var iterator = store.states.makeAsyncIterator()
+    #expect(await iterator.next() == Tally())
+    store.dispatch(Relabel(label: ""))
+    store.dispatch(Step())
+    #expect(await iterator.next() == Tally(count: 1))
+  }
+
   @Test("a value that changes and changes back while the consumer is busy is not repeated")
   func latestEqualToLastIsSkipped() async {
     let store = tallyStore()

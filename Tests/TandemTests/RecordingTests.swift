@@ -86,7 +86,8 @@ struct RecordingTests {
   @Test("the recorder writes one JSON line per registered action, and skips the others")
   func recordsLines() throws {
     let file = TemporaryFile()
-    let recorder = try ActionRecorder(path: file.path, registry: shelfRegistry, now: steppingClock())
+    let recorder = try ActionRecorder(
+      path: file.path, registry: shelfRegistry, now: steppingClock())
     let store = recordingStore(recorder)
     store.dispatch(Shelve(title: "Dune"))
     store.dispatch(Unrecorded())
@@ -110,7 +111,8 @@ struct RecordingTests {
       if index % 3 == 0 { store.dispatch(Unshelve(title: "book \(index / 2)")) }
     }
     let replay = ActionReplay(registry: shelfRegistry)
-    let returning = try replay.state(fromFile: file.path, initialState: Shelf(), reducer: shelfReducer)
+    let returning = try replay.state(
+      fromFile: file.path, initialState: Shelf(), reducer: shelfReducer)
     let inPlace = try replay.state(
       fromFile: file.path, initialState: Shelf(), reducer: shelfInPlaceReducer)
     #expect(returning == store.state)

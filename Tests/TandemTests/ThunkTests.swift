@@ -111,6 +111,21 @@ struct ThunkTests {
     #expect(thunks.runningCount == 0)
   }
 
+  @Test("an async thunk can be written as a trailing closure")
+  func asyncTrailingClosure() async {
+    let thunks = ThunkMiddleware<ThunkState>()
+    let store = Store<ThunkState>(
+      reducer: thunkReducer, state: ThunkState(), middleware: [thunks.middleware])
+    let thunk = Thunk<ThunkState> { dispatch, _ in
+      await Task.yield()
+      dispatch(Bump())
+    }
+    #expect(thunk.isAsync)
+    store.dispatch(thunk)
+    await thunks.waitUntilIdle()
+    #expect(store.state.value == 1)
+  }
+
   @Test("a thunk can dispatch another thunk")
   func nestedThunk() async {
     let thunks = ThunkMiddleware<ThunkState>()

@@ -116,7 +116,9 @@ private struct ShapeDecoder: Decoder {
 }
 
 /// Decodes a default value of a standard type, or probes a nested `Decodable` type.
-private func probe<T: Decodable>(_ type: T.Type, log: ShapeLog, at path: [any CodingKey]) throws
+private func probe<T: Decodable>(
+  _ type: T.Type, log: ShapeLog, at path: [any CodingKey]
+) throws
   -> T
 {
   switch type {
