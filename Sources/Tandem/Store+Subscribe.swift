@@ -3,7 +3,7 @@ extension Store where State: Equatable {
   /// (unless the store was created with `automaticallySkipsRepeats: false`).
   @inlinable public func subscribe<S: StoreSubscriber>(_ subscriber: S)
   where S.StoreSubscriberStateType == State {
-    let root = Subscription<State>()
+    let root = Subscription<State>(context: subscriptionContext)
     let transformed = automaticallySkipsRepeats ? root.skipRepeats() : nil
     _subscribe(subscriber, originalSubscription: root, transformedSubscription: transformed)
   }
@@ -15,7 +15,7 @@ extension Store {
   @inlinable public func subscribe<SelectedState: Equatable, S: StoreSubscriber>(
     _ subscriber: S, transform: ((Subscription<State>) -> Subscription<SelectedState>)?
   ) where S.StoreSubscriberStateType == SelectedState {
-    let root = Subscription<State>()
+    let root = Subscription<State>(context: subscriptionContext)
     var transformed = transform?(root)
     if automaticallySkipsRepeats {
       transformed = transformed?.skipRepeats()

@@ -40,14 +40,15 @@ open class Store<State: Sendable>: StoreType, @unchecked Sendable {
   let inPlaceReducer: InoutReducer<State>?
   /// Whether `Equatable` selections skip repeated values without an explicit `skipRepeats()`.
   @usableFromInline let automaticallySkipsRepeats: Bool
+  /// Shared by the store's subscriptions: the notification round and shared comparisons.
+  @usableFromInline let subscriptionContext = SubscriptionContext()
   /// The queue, the subscriptions and the dispatch function. Never held while user code runs.
   let core: Mutex<StoreCore>
   /// The state. Written only by the draining thread: while `core.reducing` is true it belongs to
   /// the drainer alone; otherwise others read it with `core` locked and the drainer writes it
-  /// with `core` locked. (A field of the generic store rather than of the non-generic core, so
-  /// the hot path needs no generic metadata; the mutex and the drain protocol make accesses
-  /// exclusive, so the runtime exclusivity checks are off for it.)
-  @exclusivity(unchecked) final var storage: State?
+  /// with `core` locked. (Outside the non-generic core, so the hot path needs no generic
+  /// metadata.)
+  let cell: StateCell<State>
   /// Whether there is middleware, so a dispatch without it skips reading `dispatchFunction`
   /// under the lock.
   let hasMiddleware = Atomic<Bool>(false)
@@ -75,7 +76,7 @@ open class Store<State: Sendable>: StoreType, @unchecked Sendable {
     self.inPlaceReducer = nil
     self.automaticallySkipsRepeats = automaticallySkipsRepeats
     self.core = Mutex(StoreCore())
-    self.storage = state
+    self.cell = StateCell(state)
     self.middleware = middleware
     if state == nil {
       dispatch(TandemInit())
@@ -100,7 +101,7 @@ open class Store<State: Sendable>: StoreType, @unchecked Sendable {
     self.inPlaceReducer = reducer
     self.automaticallySkipsRepeats = automaticallySkipsRepeats
     self.core = Mutex(StoreCore())
-    self.storage = state
+    self.cell = StateCell(state)
     self.middleware = middleware
   }
 
@@ -116,7 +117,7 @@ open class Store<State: Sendable>: StoreType, @unchecked Sendable {
       var state: State?
       let read: StateRead = core.withLock { core in
         guard core.reducing else {
-          state = storage
+          state = cell.value
           return .done
         }
         guard core.drainer != thread else { return .insideReducer }
@@ -203,7 +204,7 @@ open class Store<State: Sendable>: StoreType, @unchecked Sendable {
   open func subscribe<SelectedState, S: StoreSubscriber>(
     _ subscriber: S, transform: ((Subscription<State>) -> Subscription<SelectedState>)?
   ) where S.StoreSubscriberStateType == SelectedState {
-    let root = Subscription<State>()
+    let root = Subscription<State>(context: subscriptionContext)
     _subscribe(subscriber, originalSubscription: root, transformedSubscription: transform?(root))
   }
 

@@ -32,7 +32,12 @@ public final class Subscription<State> {
   /// once the subscriber is gone.
   @usableFromInline typealias Observer = (_ value: State, _ deliver: Bool) -> Bool
 
-  @usableFromInline init() {}
+  /// The store's notification context, shared by the steps of its subscriptions.
+  @usableFromInline let context: SubscriptionContext
+
+  @usableFromInline init(context: SubscriptionContext) {
+    self.context = context
+  }
 
   /// The function that runs the steps after this one. The store compiles a chain once, when it
   /// subscribes, so each notification calls a fixed closure per step instead of looking steps
@@ -45,7 +50,7 @@ public final class Subscription<State> {
   @inlinable public func select<Substate>(
     _ selector: @escaping (State) -> Substate
   ) -> Subscription<Substate> {
-    let next = Subscription<Substate>()
+    let next = Subscription<Substate>(context: context)
     makeObserver = {
       let send = next.compile()
       return { value, deliver in send(selector(value), deliver) }
@@ -66,7 +71,7 @@ public final class Subscription<State> {
   @inlinable public func skipRepeats(
     _ isRepeat: @escaping (_ oldState: State, _ newState: State) -> Bool
   ) -> Subscription<State> {
-    let next = Subscription<State>()
+    let next = Subscription<State>(context: context)
     makeObserver = {
       let send = next.compile()
       let previous = PreviousValue<State>()
@@ -100,8 +105,16 @@ public final class Subscription<State> {
 
 extension Subscription where State: Equatable {
   /// A subscription that skips a value equal to the previous one.
+  ///
+  /// For values with references (arrays, strings, dictionaries...), the comparison of one pair
+  /// of values is shared by all the store's subscriptions that compare the bitwise-same pair in
+  /// the same notification round, such as several subscribers selecting the same array: one of
+  /// them compares the elements, the others reuse the answer.
   @inlinable public func skipRepeats() -> Subscription<State> {
-    skipRepeats(==)
+    guard !_isPOD(State.self) else { return skipRepeats(==) }
+    let memo = context.memo(for: State.self)
+    let context = self.context
+    return skipRepeats { old, new in memo.isEqual(old, new, round: context.round) }
   }
 }
 

@@ -36,7 +36,8 @@ func logging(_ name: String, to log: EventLog) -> Middleware<CounterState> {
         }
       }
     }
-    let store = Store(reducer: counterReducer, state: CounterState(), middleware: [swallowIncrements])
+    let store = Store(
+      reducer: counterReducer, state: CounterState(), middleware: [swallowIncrements])
     let recorder = Recorder<Int>()
     store.subscribe(recorder) { $0.select(\.counter) }
     store.dispatch(Increment())

@@ -166,3 +166,47 @@ struct Boxed: Sendable { var value: Int }
     #expect(recorder.values.map(\.counter) == [1])
   }
 }
+
+@Suite struct SharedComparisonTests {
+  struct Lists: Sendable {
+    var values = [1, 2, 3]
+    var other = [1, 2, 3]
+  }
+  struct SetValues: Action { var values: [Int] }
+  struct SetOther: Action { var values: [Int] }
+
+  static func reducer(state: inout Lists, action: any Action) {
+    if let set = action as? SetValues { state.values = set.values }
+    if let set = action as? SetOther { state.other = set.values }
+  }
+
+  @Test func subscribersSelectingTheSameArrayEachSkipEqualCopiesAndSeeChanges() {
+    let store = Store(reducer: Self.reducer, state: Lists())
+    let recorders = (0..<4).map { _ in Recorder<[Int]>() }
+    for recorder in recorders {
+      store.subscribe(recorder) { $0.select(\.values) }
+    }
+    store.dispatch(SetValues(values: Array([1, 2, 3])))  // equal, new buffer
+    store.dispatch(SetValues(values: [1, 2, 4]))
+    store.dispatch(SetValues(values: [1, 2, 4]))
+    store.dispatch(SetValues(values: [9]))
+    for recorder in recorders {
+      #expect(recorder.values == [[1, 2, 3], [1, 2, 4], [9]])
+    }
+  }
+
+  @Test func subscribersSelectingDifferentArraysOfOneTypeGetTheirOwnAnswers() {
+    let store = Store(reducer: Self.reducer, state: Lists())
+    let values = Recorder<[Int]>()
+    let other = Recorder<[Int]>()
+    let values2 = Recorder<[Int]>()
+    store.subscribe(values) { $0.select(\.values) }
+    store.subscribe(other) { $0.select(\.other) }
+    store.subscribe(values2) { $0.select(\.values) }
+    store.dispatch(SetOther(values: [5]))
+    store.dispatch(SetValues(values: [6]))
+    #expect(values.values == [[1, 2, 3], [6]])
+    #expect(values2.values == [[1, 2, 3], [6]])
+    #expect(other.values == [[1, 2, 3], [5]])
+  }
+}

@@ -112,46 +112,44 @@ extension Store {
 
   /// Performs `first` (already begun), then queued work in order, until the queue is empty.
   private func drain(startingWith first: StoreWork, observer: ReductionObserver<State>?) {
-    var current = PendingWork(work: first, done: nil)
     var observer = observer
-    while true {
-      let next: PendingWork?
-      switch current.work {
-      case .action(let action):
-        next = apply(action, observer: &observer)
-      case .replacement(let value):
-        replace(with: value)
-        next = core.withLock { finishLocked(&$0, observer: &observer) }
-      case .subscription(let box):
-        install(box)
-        next = core.withLock { finishLocked(&$0, observer: &observer) }
-      }
-      current.done?.signal()
-      guard let next else { return }
-      current = next
+    var next = perform(first, observer: &observer)
+    while let pending = next {
+      next = perform(pending.work, observer: &observer)
+      pending.done?.signal()
     }
   }
 
-  /// Reduces `action` with the state moved out of `storage`, so an in-place reducer mutates it
-  /// without copying; then puts it back, calls the observer, notifies subscribers, and takes
+  /// Performs `work` (already begun) and takes the next work, or ends the drain.
+  private func perform(
+    _ work: StoreWork, observer: inout ReductionObserver<State>?
+  ) -> PendingWork? {
+    switch work {
+    case .action(let action):
+      return apply(action, observer: &observer)
+    case .replacement(let value):
+      replace(with: value)
+    case .subscription(let box):
+      install(box)
+    }
+    return core.withLock { finishLocked(&$0, observer: &observer) }
+  }
+
+  /// Reduces `action` in the state cell, so an in-place reducer mutates it without copying; then puts it back, calls the observer, notifies subscribers, and takes
   /// the next work (in the same critical section when there is no one to notify).
   private func apply(
     _ action: any Action, observer: inout ReductionObserver<State>?
   ) -> PendingWork? {
     let currentObserver = observer
-    // `beginLocked` set `reducing`: until it is false again `storage` belongs to this thread.
-    var state = storage.take()
-    let oldState = currentObserver == nil ? nil : state
+    // `beginLocked` set `reducing`: until it is false again the cell belongs to this thread.
+    let oldState = currentObserver == nil ? nil : cell.value
     if let reduce = inPlaceReducer {
-      guard var value = state.take() else {
-        preconditionFailure("Tandem: a store with an in-place reducer has no state")
-      }
-      reduce(&value, action)
-      state = consume value
+      precondition(cell.isInitialized, "Tandem: a store with an in-place reducer has no state")
+      reduce(&cell.pointer.pointee, action)
     } else if let reduce = returningReducer {
-      state = reduce(action, state)
+      let state = cell.take()
+      cell.set(reduce(action, state))
     }
-    storage = consume state
     var readers: [Wakeup] = []
     var next: PendingWork?
     var finished = false
@@ -169,7 +167,7 @@ extension Store {
       reader.signal()
     }
     if finished { return next }
-    if let newState = storage {
+    if let newState = cell.value {
       currentObserver?(action, oldState, newState)
       notify(subscriptions, of: newState)
     }
@@ -182,7 +180,7 @@ extension Store {
       preconditionFailure("Tandem: a replacement state of type \(type(of: value))")
     }
     let subscriptions = core.withLock { core in
-      storage = state
+      cell.set(state)
       return core.subscriptions
     }
     notify(subscriptions, of: state)
@@ -200,13 +198,14 @@ extension Store {
       core.subscriptions.append(box)
       return true
     }
-    if installed, let state = storage {
+    if installed, let state = cell.value {
       notify([box], of: state)
     }
   }
 
   /// Notifies `subscriptions` in order, then drops those whose subscriber was released.
   private func notify(_ subscriptions: [AnySubscriptionBox], of state: State) {
+    subscriptionContext.round &+= 1
     var released = false
     for box in subscriptions {
       // Every box of this store was made by `_subscribe` for its state type.

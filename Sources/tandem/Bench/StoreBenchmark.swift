@@ -59,7 +59,9 @@ private struct StoreBenchmark {
 
   /// The median actions per second of `workload` with `style`, in wall-clock time and in the
   /// dispatching thread's CPU time (which other processes on the machine disturb less).
-  private func measure(_ workload: StoreWorkload, _ style: ReducerStyle) -> (wall: Double, cpu: Double) {
+  private func measure(
+    _ workload: StoreWorkload, _ style: ReducerStyle
+  ) -> (wall: Double, cpu: Double) {
     let run = workload.make(style)
     // Calibrate the number of actions so that one run takes about `runSeconds`.
     let probe = 2_000
