@@ -1,4 +1,4 @@
-/// A function that dispatches an action: ``Store/dispatch(_:)`` or the next step of a middleware
+/// A function that dispatches an action: `dispatch(_:)` or the next step of a middleware
 /// chain.
 public typealias DispatchFunction = @Sendable (any Action) -> Void
 

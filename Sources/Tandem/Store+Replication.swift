@@ -15,7 +15,7 @@ extension Store {
   /// The replacement goes through the same ordered drain as dispatches: it is applied after
   /// work submitted before it, subscribers are notified exactly as after a dispatch (selections
   /// compare with the previous state's values, `Equatable` repeats are skipped), and it returns
-  /// when a dispatch would (see ``dispatch(_:)``). No reducer, middleware, interceptor or
+  /// when a dispatch would (see `dispatch(_:)`). No reducer, middleware, interceptor or
   /// reduction observer runs.
   package func replaceState(_ newState: State) {
     submit(.replacement(newState), intercept: false)
@@ -30,7 +30,10 @@ extension Store {
   /// The observer runs on the draining thread without a lock held; it may read ``state`` (the new
   /// state) but should not dispatch (that would be queued behind the current round).
   package func setReductionObserver(_ observer: ReductionObserver<State>?) {
-    core.withLock { _ in reductionObserver = observer }
+    core.withLock { core in
+      reductionObserver = observer
+      core.hasReductionObserver = observer != nil
+    }
   }
 
   /// Installs (or with `nil` removes) the interceptor that sees every action after the

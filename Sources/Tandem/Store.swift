@@ -152,8 +152,8 @@ open class Store<State: Sendable>: StoreType, @unchecked Sendable {
     }
   }
 
-  /// The function ``dispatch(_:)`` calls: the middleware chain, ending in
-  /// ``_defaultDispatch(action:)``.
+  /// The function `dispatch(_:)` calls: the middleware chain, ending in
+  /// `_defaultDispatch(action:)`.
   public var dispatchFunction: DispatchFunction! {
     if let function = core.withLock({ $0.dispatchFunction }) {
       return function
@@ -178,7 +178,7 @@ open class Store<State: Sendable>: StoreType, @unchecked Sendable {
   }
 
   /// The last step of dispatch, after the middleware: queues `action` for the reducer and applies
-  /// it (see ``dispatch(_:)`` for when it returns).
+  /// it (see `dispatch(_:)` for when it returns).
   // swift-format-ignore: AlwaysUseLowerCamelCase
   open func _defaultDispatch(action: any Action) {
     submit(.action(action), intercept: true)

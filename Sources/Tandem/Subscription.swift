@@ -1,6 +1,6 @@
 /// A chain of steps that selects and filters what a subscriber receives from a store.
 ///
-/// A subscription is built in the `transform` closure of ``Store/subscribe(_:transform:)``:
+/// A subscription is built in the `transform` closure of `subscribe(_:transform:)`:
 ///
 /// ```swift
 /// store.subscribe(subscriber) { subscription in

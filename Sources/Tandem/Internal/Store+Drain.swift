@@ -46,23 +46,23 @@ extension Store {
   /// Submits `work` to the drain protocol; `intercept` asks the dispatch interceptor first.
   @usableFromInline func submit(_ work: StoreWork, intercept: Bool) {
     let thread = ThreadIdentity.current
-    var observer: ReductionObserver<State>?
+    var observing = false
     var admission = core.withLock { core in
       let admission = core.admit(work, from: thread, intercept: intercept)
-      if case .drain = admission { observer = beginLocked(work, &core) }
+      if case .drain = admission { observing = Self.beginLocked(work, &core) }
       return admission
     }
     if case .intercept(let interceptor) = admission {
       if case .action(let action) = work, interceptor(action) { return }
       admission = core.withLock { core in
         let admission = core.admit(work, from: thread, intercept: false)
-        if case .drain = admission { observer = beginLocked(work, &core) }
+        if case .drain = admission { observing = Self.beginLocked(work, &core) }
         return admission
       }
     }
     switch admission {
     case .drain:
-      drain(startingWith: work, observer: observer)
+      drain(startingWith: work, observing: observing)
     case .queued:
       return
     case .wait(let wakeup):
@@ -88,61 +88,61 @@ extension Store {
   }
 
   /// With the lock held, as the drainer starts `work`: an action's reducer owns the state from
-  /// here on. Returns the reduction observer for an action.
-  private func beginLocked(
-    _ work: StoreWork, _ core: inout StoreCore
-  ) -> ReductionObserver<State>? {
-    guard case .action = work else { return nil }
+  /// here on. Returns whether the reduction is to be reported to the observer.
+  private static func beginLocked(_ work: StoreWork, _ core: inout StoreCore) -> Bool {
+    guard case .action = work else { return false }
     core.reducing = true
-    return reductionObserver
+    return core.hasReductionObserver
   }
 
-  /// With the lock held, after a unit of work: takes the next one and begins it, or ends the
-  /// drain when the queue is empty.
-  private func finishLocked(
-    _ core: inout StoreCore, observer: inout ReductionObserver<State>?
-  ) -> PendingWork? {
-    guard let next = core.queue.popFirst() else {
+  /// With the lock held, after a unit of work: moves the next one into `work` and begins it
+  /// (setting `observing`), or ends the drain and returns false when the queue is empty.
+  private static func finishLocked(
+    _ core: inout StoreCore, next work: inout PendingWork, observing: inout Bool
+  ) -> Bool {
+    guard core.queue.popFirst(into: &work) else {
       core.drainer = nil
-      return nil
+      return false
     }
-    observer = beginLocked(next.work, &core)
-    return next
+    observing = beginLocked(work.work, &core)
+    return true
   }
 
   /// Performs `first` (already begun), then queued work in order, until the queue is empty.
-  private func drain(startingWith first: StoreWork, observer: ReductionObserver<State>?) {
-    var observer = observer
-    var next = perform(first, observer: &observer)
-    while let pending = next {
-      next = perform(pending.work, observer: &observer)
-      pending.done?.signal()
+  private func drain(startingWith first: StoreWork, observing: Bool) {
+    var current = PendingWork(work: first, done: nil)
+    var observing = observing
+    while true {
+      let done = current.done
+      let more = perform(&current, observing: &observing)
+      done?.signal()
+      if !more { return }
     }
   }
 
-  /// Performs `work` (already begun) and takes the next work, or ends the drain.
-  private func perform(
-    _ work: StoreWork, observer: inout ReductionObserver<State>?
-  ) -> PendingWork? {
-    switch work {
+  /// Performs `work` (already begun), then replaces it with the next work; false when there is
+  /// none and the drain is over.
+  private func perform(_ work: inout PendingWork, observing: inout Bool) -> Bool {
+    switch work.work {
     case .action(let action):
-      return apply(action, observer: &observer)
+      return apply(action, observing: observing, next: &work, nextObserving: &observing)
     case .replacement(let value):
       replace(with: value)
     case .subscription(let box):
       install(box)
     }
-    return core.withLock { finishLocked(&$0, observer: &observer) }
+    return core.withLock { Self.finishLocked(&$0, next: &work, observing: &observing) }
   }
 
-  /// Reduces `action` in the state cell, so an in-place reducer mutates it without copying; then puts it back, calls the observer, notifies subscribers, and takes
-  /// the next work (in the same critical section when there is no one to notify).
+  /// Reduces `action` in the state cell, so an in-place reducer mutates it without copying;
+  /// then calls the observer, notifies subscribers, and moves the next work into `next` (in the
+  /// same critical section when there is no one to notify); false when the drain is over.
   private func apply(
-    _ action: any Action, observer: inout ReductionObserver<State>?
-  ) -> PendingWork? {
-    let currentObserver = observer
+    _ action: any Action, observing: Bool, next: inout PendingWork, nextObserving: inout Bool
+  ) -> Bool {
     // `beginLocked` set `reducing`: until it is false again the cell belongs to this thread.
-    let oldState = currentObserver == nil ? nil : cell.value
+    let observer = observing ? core.withLock { _ in reductionObserver } : nil
+    let oldState = observer == nil ? nil : cell.value
     if let reduce = inPlaceReducer {
       precondition(cell.isInitialized, "Tandem: a store with an in-place reducer has no state")
       reduce(&cell.pointer.pointee, action)
@@ -151,13 +151,13 @@ extension Store {
       cell.set(reduce(action, state))
     }
     var readers: [Wakeup] = []
-    var next: PendingWork?
+    var more = false
     var finished = false
     let subscriptions: [AnySubscriptionBox] = core.withLock { core in
       core.reducing = false
-      swap(&readers, &core.readers)
-      guard !core.subscriptions.isEmpty || currentObserver != nil else {
-        next = finishLocked(&core, observer: &observer)
+      if !core.readers.isEmpty { swap(&readers, &core.readers) }
+      guard !core.subscriptions.isEmpty || observing else {
+        more = Self.finishLocked(&core, next: &next, observing: &nextObserving)
         finished = true
         return []
       }
@@ -166,12 +166,12 @@ extension Store {
     for reader in readers {
       reader.signal()
     }
-    if finished { return next }
+    if finished { return more }
     if let newState = cell.value {
-      currentObserver?(action, oldState, newState)
+      observer?(action, oldState, newState)
       notify(subscriptions, of: newState)
     }
-    return core.withLock { finishLocked(&$0, observer: &observer) }
+    return core.withLock { Self.finishLocked(&$0, next: &next, observing: &nextObserving) }
   }
 
   /// Replaces the state with `value` (a `State`) and notifies subscribers.

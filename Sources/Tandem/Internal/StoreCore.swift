@@ -35,6 +35,9 @@ struct StoreCore: Sendable {
   var readers: [Wakeup] = []
   /// Sees each action after the middleware (``Store/setDispatchInterceptor(_:)``).
   var dispatchInterceptor: DispatchInterceptor?
+  /// Whether the store has a reduction observer (``Store/setReductionObserver(_:)``); kept here
+  /// so the hot path tests a flag instead of the generic optional closure.
+  var hasReductionObserver = false
 }
 
 /// A first-in first-out queue of pending work.
@@ -48,15 +51,16 @@ struct WorkQueue: Sendable {
     items.append(item)
   }
 
-  mutating func popFirst() -> PendingWork? {
-    guard head < items.count else { return nil }
-    let item = items[head]
+  /// Moves the oldest item into `item`; false (leaving `item` alone) when the queue is empty.
+  mutating func popFirst(into item: inout PendingWork) -> Bool {
+    guard head < items.count else { return false }
+    item = items[head]
     head += 1
     if head == items.count {
       items.removeAll(keepingCapacity: true)
       head = 0
     }
-    return item
+    return true
   }
 
   /// Calls `body` with each pending item, oldest first.
