@@ -157,6 +157,20 @@ struct ActionRegistryTests {
     #expect(first.allSatisfy { "0123456789abcdef".contains($0) })
   }
 
+  @Test("another process computes the same fingerprint, private type names included")
+  func fingerprintAcrossProcesses() async throws {
+    let description = bookmarkRegistry().schemaDescription
+    #expect(description.contains("TandemTests.(private).AddBookmark"))
+    #expect(!description.contains("unknown context"))
+    let result = try await #require(
+      processExitsWith: .success, observing: [\.standardOutputContent]
+    ) {
+      print(bookmarkRegistry().fingerprint)
+    }
+    let printed = String(decoding: result.standardOutputContent, as: UTF8.self)
+    #expect(printed == bookmarkRegistry().fingerprint + "\n")
+  }
+
   @Test("the fingerprint changes with a tag, a type or a type's structure")
   func fingerprintChanges() {
     let base = bookmarkRegistry().fingerprint
