@@ -38,11 +38,11 @@ extension Store {
       { value, deliver in
         guard deliver else { return true }
         guard let subscriber = reference.object else { return false }
-        subscriber.newState(state: value)
+        subscriber.newState(state: value.assumingMemoryBound(to: SelectedState.self).pointee)
         return true
       }
     }
-    let box = SubscriptionBox(subscriber: subscriber, root: originalSubscription)
+    let box = SubscriptionBox(subscriber: subscriber, send: originalSubscription.compile())
     submit(.subscription(box), intercept: false)
   }
 }

@@ -26,11 +26,9 @@
 public final class Subscription<State> {
   /// Makes the function that runs the steps after this one, once the chain is complete; set
   /// when a step is added after this one. Each call makes fresh step state.
-  @usableFromInline var makeObserver: (() -> Observer)?
-
-  /// A compiled chain: takes each value with whether it is to be delivered, and returns false
-  /// once the subscriber is gone.
-  @usableFromInline typealias Observer = (_ value: State, _ deliver: Bool) -> Bool
+  /// Not optional: a closure in an optional is kept maximally abstract, and calling what it
+  /// returns would go through reabstraction thunks.
+  @usableFromInline var makeObserver: () -> SubscriptionObserver = { { _, _ in true } }
 
   /// The store's notification context, shared by the steps of its subscriptions.
   @usableFromInline let context: SubscriptionContext
@@ -42,8 +40,8 @@ public final class Subscription<State> {
   /// The function that runs the steps after this one. The store compiles a chain once, when it
   /// subscribes, so each notification calls a fixed closure per step instead of looking steps
   /// up.
-  @inlinable func compile() -> Observer {
-    makeObserver?() ?? { _, _ in true }
+  @inlinable func compile() -> SubscriptionObserver {
+    makeObserver()
   }
 
   /// A subscription to the value `selector` computes from each state.
@@ -53,7 +51,10 @@ public final class Subscription<State> {
     let next = Subscription<Substate>(context: context)
     makeObserver = {
       let send = next.compile()
-      return { value, deliver in send(selector(value), deliver) }
+      return { value, deliver in
+        let selected = selector(value.assumingMemoryBound(to: State.self).pointee)
+        return withUnsafePointer(to: selected) { send($0, deliver) }
+      }
     }
     return next
   }
@@ -75,13 +76,14 @@ public final class Subscription<State> {
     makeObserver = {
       let send = next.compile()
       let previous = PreviousValue<State>()
-      return { value, deliver in
+      return { pointer, deliver in
+        let value = pointer.assumingMemoryBound(to: State.self)
         var pass = deliver
-        if pass, let old = previous.value, isRepeat(old, value) {
+        if pass, let old = previous.value, isRepeat(old, value.pointee) {
           pass = false
         }
-        previous.value = value
-        return send(value, pass)
+        previous.value = value.pointee
+        return send(pointer, pass)
       }
     }
     return next
@@ -117,6 +119,16 @@ extension Subscription where State: Equatable {
     return skipRepeats { old, new in memo.isEqual(old, new, round: context.round) }
   }
 }
+
+/// A compiled subscription chain: takes the address of each value (of the type of the step the
+/// chain starts at) with whether it is to be delivered, and returns false once the subscriber is
+/// gone.
+///
+/// Values pass by address so that the closure type is not generic: closures made where the
+/// types are concrete are called without reabstraction thunks, and the store calls chains from
+/// non-generic bookkeeping.
+@usableFromInline typealias SubscriptionObserver = (_ value: UnsafeRawPointer, _ deliver: Bool) ->
+  Bool
 
 /// The value a ``Subscription/skipRepeats(_:)`` step saw for the previous state.
 ///

@@ -164,4 +164,28 @@ import Testing
     store.dispatch(Increment())
     #expect(second.values == [0])
   }
+
+  @Test func dispatchQueuedBehindAnotherThreadsDrainReturnsOnlyOnceApplied() async {
+    let store = Store(reducer: counterReducer, state: CounterState())
+    let otherDispatched = Recorder<Int>()
+    // The first subscriber, on the draining thread, holds the round open until the other
+    // task's dispatch is queued behind it (a bounded wait on that condition).
+    let holder = Recorder<Int> { value in
+      guard value == 1 else { return }
+      let deadline = ContinuousClock.now + .seconds(10)
+      while store.core.withLock({ $0.queue.isEmpty }), ContinuousClock.now < deadline {}
+    }
+    store.subscribe(holder) { $0.select(\.counter) }
+    let other = Task.detached {
+      // Wait until the first dispatch is draining, then dispatch behind it.
+      let deadline = ContinuousClock.now + .seconds(10)
+      while holder.values.count < 2, ContinuousClock.now < deadline { await Task.yield() }
+      store.dispatch(Add(amount: 10))
+      otherDispatched.newState(state: store.state.counter)
+    }
+    store.dispatch(Increment())
+    await other.value
+    #expect(otherDispatched.values == [11])
+    #expect(holder.values == [0, 1, 11])
+  }
 }

@@ -153,7 +153,7 @@ extension Store {
     var readers: [Wakeup] = []
     var more = false
     var finished = false
-    let subscriptions: [AnySubscriptionBox] = core.withLock { core in
+    let subscriptions: [SubscriptionBox] = core.withLock { core in
       core.reducing = false
       if !core.readers.isEmpty { swap(&readers, &core.readers) }
       guard !core.subscriptions.isEmpty || observing else {
@@ -188,7 +188,7 @@ extension Store {
 
   /// Adds `box` at the end of the subscriptions (replacing the same subscriber's earlier one)
   /// and sends it the current state.
-  private func install(_ box: AnySubscriptionBox) {
+  private func install(_ box: SubscriptionBox) {
     let installed = core.withLock { core in
       guard !box.isCancelled else { return false }
       for earlier in core.subscriptions where earlier.id == box.id {
@@ -204,12 +204,12 @@ extension Store {
   }
 
   /// Notifies `subscriptions` in order, then drops those whose subscriber was released.
-  private func notify(_ subscriptions: [AnySubscriptionBox], of state: State) {
+  private func notify(_ subscriptions: [SubscriptionBox], of state: State) {
     subscriptionContext.round &+= 1
     var released = false
-    for box in subscriptions {
-      // Every box of this store was made by `_subscribe` for its state type.
-      if !unsafeDowncast(box, to: SubscriptionBox<State>.self).notify(state) {
+    withUnsafePointer(to: state) { pointer in
+      // Every box of this store was made by `_subscribe` for a chain of its state type.
+      for box in subscriptions where !box.notify(pointer) {
         released = true
       }
     }

@@ -8,7 +8,7 @@
   /// Replace the whole state (``Store/replaceState(_:)``); holds a `State`.
   case replacement(any Sendable)
   /// Install a subscription and send it the current state.
-  case subscription(AnySubscriptionBox)
+  case subscription(SubscriptionBox)
 }
 
 /// Work waiting for the draining thread, and the thread waiting for it, if any.
@@ -28,7 +28,7 @@ struct StoreCore: Sendable {
   /// Work submitted while a drain was in progress.
   var queue = WorkQueue()
   /// Subscriptions in the order they subscribed.
-  var subscriptions: [AnySubscriptionBox] = []
+  var subscriptions: [SubscriptionBox] = []
   /// The middleware chain ending in `_defaultDispatch`; `nil` when there is no middleware.
   var dispatchFunction: DispatchFunction?
   /// Threads waiting to read the state while a reducer runs.

@@ -1,47 +1,40 @@
 import Synchronization
 
-/// A subscriber held weakly, with its identity and whether its subscription was ended.
+/// A subscriber held weakly, with its compiled subscription chain, its identity and whether its
+/// subscription was ended.
 ///
-/// The store's bookkeeping holds these untyped; each is a ``SubscriptionBox`` of the store's
-/// state type.
-@usableFromInline class AnySubscriptionBox: @unchecked Sendable {
+/// Not generic: the chain takes the state by address (see ``SubscriptionObserver``), so the
+/// store's bookkeeping and its notification loop need no generic metadata.
+@usableFromInline final class SubscriptionBox: @unchecked Sendable {
   /// The subscriber's identity: subscribing the same object again replaces its box.
   let id: ObjectIdentifier
   private weak var subscriber: AnyObject?
   private let cancelled = Atomic<Bool>(false)
+  /// The compiled chain. Only the draining thread calls it, one notification at a time.
+  private let send: SubscriptionObserver
 
-  init(subscriber: AnyObject) {
+  @usableFromInline init(subscriber: AnyObject, send: @escaping SubscriptionObserver) {
     self.id = ObjectIdentifier(subscriber)
     self.subscriber = subscriber
+    self.send = send
   }
 
   /// Whether the subscriber has been released.
-  final var isReleased: Bool { subscriber == nil }
+  var isReleased: Bool { subscriber == nil }
 
   /// Whether the subscription was ended by `unsubscribe` or replaced.
-  final var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+  var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
   /// Ends the subscription: no notification starts after this returns.
-  final func cancel() {
+  func cancel() {
     cancelled.store(true, ordering: .releasing)
   }
-}
 
-/// A subscription box with its compiled subscription chain, whose last step calls the
-/// subscriber.
-@usableFromInline final class SubscriptionBox<State>: AnySubscriptionBox, @unchecked Sendable {
-  /// The compiled chain. Only the draining thread calls it, one notification at a time.
-  private let send: Subscription<State>.Observer
-
-  @usableFromInline init(subscriber: AnyObject, root: Subscription<State>) {
-    self.send = root.compile()
-    super.init(subscriber: subscriber)
-  }
-
-  /// Sends `state` down the chain; false when the subscriber is gone and the box can be dropped.
-  func notify(_ state: State) -> Bool {
+  /// Sends the state at `state` (of the store's state type) down the chain; false when the
+  /// subscriber is gone and the box can be dropped.
+  func notify(_ state: UnsafeRawPointer) -> Bool {
     if isCancelled { return true }
-    return self.send(state, true)
+    return send(state, true)
   }
 }
 
