@@ -31,7 +31,7 @@ private func subscriptionCount<State>(_ store: Store<State>) -> Int {
   store.core.withLock { $0.subscriptions.count }
 }
 
-@Suite("Async observation")
+@Suite("Async observation", .timeLimit(.minutes(1)))
 struct AsyncObservationTests {
   @Test("states yields the current state, then each new state")
   func statesInOrder() async {

@@ -52,7 +52,7 @@ private enum RegistryArticle {
   }
 }
 
-@Suite("Documentation examples")
+@Suite("Documentation examples", .timeLimit(.minutes(1)))
 struct DocumentationExampleTests {
   @Test("the Thunks article's examples run as described")
   func thunksArticle() async {

@@ -58,13 +58,35 @@ private func waitingThunk(
   }
 }
 
+/// A flag set once, which a test can await.
 private final class EventFlag: Sendable {
-  private let value = Atomic<Bool>(false)
-  var isSet: Bool { value.load(ordering: .acquiring) }
-  func set() { value.store(true, ordering: .releasing) }
+  private let state = Mutex<(isSet: Bool, waiters: [CheckedContinuation<Void, Never>])>(
+    (false, []))
+
+  var isSet: Bool { state.withLock { $0.isSet } }
+
+  func set() {
+    let waiters = state.withLock { state in
+      state.isSet = true
+      defer { state.waiters = [] }
+      return state.waiters
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  /// Returns once the flag is set.
+  func wait() async {
+    await withCheckedContinuation { continuation in
+      let isSet = state.withLock { state in
+        if !state.isSet { state.waiters.append(continuation) }
+        return state.isSet
+      }
+      if isSet { continuation.resume() }
+    }
+  }
 }
 
-@Suite("Thunks")
+@Suite("Thunks", .timeLimit(.minutes(1)))
 struct ThunkTests {
   @Test("a synchronous thunk runs before dispatch returns and sees its dispatches applied")
   func syncThunk() {
@@ -169,7 +191,7 @@ struct ThunkTests {
     var iterator = started.makeAsyncIterator()
     for _ in 0..<3 { _ = await iterator.next() }
     store.dispatch(CancelThunks(id: "a"))
-    while !flags[0].isSet { await Task.yield() }
+    await flags[0].wait()
     #expect(thunks.runningCount == 2)
     store.dispatch(CancelThunks.all)
     await thunks.waitUntilIdle()
@@ -192,7 +214,7 @@ struct ThunkTests {
     store.dispatch(
       waitingThunk(id: "search", cancelsInFlight: true, started: signal, sawCancellation: second))
     _ = await iterator.next()
-    while !first.isSet { await Task.yield() }
+    await first.wait()
     #expect(!second.isSet)
     thunks.cancelAll()
     await thunks.waitUntilIdle()
@@ -209,8 +231,8 @@ struct ThunkTests {
       store.dispatch(waitingThunk(id: nil, started: signal, sawCancellation: cancelled))
       await firstSignal(started)
     }
-    // Bounded wait on the condition: the cancelled task wakes up and sets the flag.
-    for _ in 0..<10_000 where !cancelled.isSet { await Task.yield() }
+    // The released middleware cancelled the task, whose sleep ends and sets the flag.
+    await cancelled.wait()
     #expect(cancelled.isSet)
   }
 
