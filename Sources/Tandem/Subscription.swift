@@ -15,7 +15,8 @@
 /// the previous whole state, so the store's state stays uniquely referenced and in-place reducers
 /// do not copy it. Steps that keep values are ``skipRepeats(_:)`` and the filters built on it;
 /// they keep the last value they were given, and every step sees every state, even when an
-/// earlier step filtered it out, so that comparison is always with the previous state.
+/// earlier step filtered it out, so that comparison is always with the previous state (unlike
+/// ReSwift, a selector may therefore run for a state an earlier step skipped).
 ///
 /// Selector and filter closures run on the thread that drains the store, one notification at a
 /// time, so they need not be `Sendable`; they should be pure and fast.

@@ -112,11 +112,17 @@ extension Store {
   private func drain(startingWith first: StoreWork, observing: Bool) {
     var current = PendingWork(work: first, done: nil)
     var observing = observing
-    while true {
+    var more: Bool
+    if case .action(let action) = first {
+      // The common case, without copying the work around first.
+      more = apply(action, observing: observing, next: &current, nextObserving: &observing)
+    } else {
+      more = perform(&current, observing: &observing)
+    }
+    while more {
       let done = current.done
-      let more = perform(&current, observing: &observing)
+      more = perform(&current, observing: &observing)
       done?.signal()
-      if !more { return }
     }
   }
 

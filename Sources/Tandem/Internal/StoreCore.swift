@@ -19,7 +19,7 @@ struct PendingWork: Sendable {
 }
 
 /// The bookkeeping a ``Store`` guards with its mutex (the state itself is a field of the store,
-/// guarded by the same mutex; see ``Store`` `storage`).
+/// guarded by the same mutex; see `Store.cell`).
 struct StoreCore: Sendable {
   /// The thread draining the queue, if any.
   var drainer: ThreadIdentity?

@@ -5,7 +5,7 @@ import CommandLineKit
 let benchmarks = CommandGroup(
   name: "tandem bench",
   summary: "Benchmarks; run with `swift run -c release tandem bench <name>`.",
-  commands: [storeBenchmark]
+  commands: [jsonBenchmark, storeBenchmark]
 )
 
 let benchCommand = Command(

@@ -1,3 +1,4 @@
+import CommandLineKit
 import Tandem
 
 #if canImport(Glibc)
