@@ -13,7 +13,9 @@ public struct StateDecoder: Sendable {
   public init() {}
 
   /// The value of `type` that `document` holds.
-  public mutating func decode<T: Decodable>(_ type: T.Type, from document: JSONValue)
+  public mutating func decode<T: Decodable>(
+    _ type: T.Type, from document: JSONValue
+  )
     throws(StateDecodingError) -> T
   {
     let session = DecodingSession()

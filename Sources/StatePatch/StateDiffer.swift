@@ -25,7 +25,9 @@ public struct StateDiffer: Sendable {
   public init() {}
 
   /// The patch from the canonical JSON of `old` to that of `new`.
-  public mutating func patch<State: Encodable>(from old: State, to new: State)
+  public mutating func patch<State: Encodable>(
+    from old: State, to new: State
+  )
     throws(StateEncodingError) -> JSONPatch
   {
     let context = DiffContext()
@@ -34,7 +36,7 @@ public struct StateDiffer: Sendable {
       counters.nodesCompared += context.nodesCompared
     }
     do {
-      try context.diff(old: old, new: new)
+      try context.diff(old: old, new: new, compare: false)
     } catch let error as StateEncodingError {
       throw error
     } catch {

@@ -8,7 +8,8 @@ private let seeds: [UInt64] = Array(1...400)
 /// it applies to the canonical JSON of `old` and gives exactly the canonical bytes of `new`, and
 /// a replica patched with it holds `new`.
 private func checkRoundTrip(
-  _ old: TestState, _ new: TestState, seed: UInt64, sourceLocation: SourceLocation = #_sourceLocation
+  _ old: TestState, _ new: TestState, seed: UInt64,
+  sourceLocation: SourceLocation = #_sourceLocation
 ) throws {
   var encoder = StateEncoder()
   var differ = StateDiffer()

@@ -57,8 +57,12 @@ private func checkAgainstFullDecode(
 
 @Test func dictionaryMembersAndOptionalsFollowThePatch() throws {
   let state = try checkAgainstFullDecode([
-    .add(path: "/profiles/bob", value: ["name": "Bob", "scores": [:], "status": ["idle": [:]],
-      "ratio": 1]),
+    .add(
+      path: "/profiles/bob",
+      value: [
+        "name": "Bob", "scores": [:], "status": ["idle": [:]],
+        "ratio": 1,
+      ]),
     .add(path: "/profiles/ann/nickname", value: "A"),
     .replace(path: "/profiles/ann/status", value: ["busy": ["since": 3]]),
     .remove(path: "/profiles/ann/scores/x"),

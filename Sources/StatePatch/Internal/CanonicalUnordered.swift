@@ -6,7 +6,9 @@ protocol CanonicalUnordered {
   var isUnordered: Bool { get }
 
   /// The canonical JSON of the collection, or nil when its own encoding is already canonical.
-  func canonicalJSON(in session: EncodingSession, at codingPath: [any CodingKey]) throws
+  func canonicalJSON(
+    in session: EncodingSession, at codingPath: [any CodingKey]
+  ) throws
     -> JSONValue?
 }
 
@@ -14,7 +16,9 @@ extension Set: CanonicalUnordered where Element: Encodable {
   var isUnordered: Bool { true }
 
   /// An array of the elements sorted in ``CanonicalOrder``, which `Set.init(from:)` reads back.
-  func canonicalJSON(in session: EncodingSession, at codingPath: [any CodingKey]) throws
+  func canonicalJSON(
+    in session: EncodingSession, at codingPath: [any CodingKey]
+  ) throws
     -> JSONValue?
   {
     var elements: [JSONValue] = []
@@ -38,7 +42,9 @@ extension Dictionary: CanonicalUnordered where Key: Encodable, Value: Encodable 
 
   /// For other key types, the flat `[key, value, key, value, ...]` array that
   /// `Dictionary.init(from:)` reads, with pairs sorted by the canonical order of their keys.
-  func canonicalJSON(in session: EncodingSession, at codingPath: [any CodingKey]) throws
+  func canonicalJSON(
+    in session: EncodingSession, at codingPath: [any CodingKey]
+  ) throws
     -> JSONValue?
   {
     if Self.encodesKeyed { return nil }

@@ -10,8 +10,18 @@ final class DecodingSession {
   var nodesDecoded = 0
   var subtreesReused = 0
 
+  /// The scalar `T` of `value`; `T` must be one of the types ``scalar(_:from:at:)`` knows.
+  func decodeScalar<T>(
+    _ type: T.Type, from value: JSONValue, at codingPath: @autoclosure () -> [any CodingKey]
+  ) throws -> T {
+    nodesDecoded += 1
+    return try Self.scalar(type, from: value, at: codingPath())!
+  }
+
   /// The typed value of `value`, decoding everything beneath it.
-  func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, at codingPath: [any CodingKey])
+  func decode<T: Decodable>(
+    _ type: T.Type, from value: JSONValue, at codingPath: [any CodingKey]
+  )
     throws -> T
   {
     nodesDecoded += 1
@@ -65,12 +75,12 @@ final class DecodingSession {
   }
 
   /// The scalar `T` of `value` (and `Data` from base64), or nil when `T` is not a scalar.
-  static func scalar<T>(_ type: T.Type, from value: JSONValue, at codingPath: [any CodingKey])
-    throws -> T?
-  {
+  static func scalar<T>(
+    _ type: T.Type, from value: JSONValue, at codingPath: @autoclosure () -> [any CodingKey]
+  ) throws -> T? {
     func mismatch(_ expected: String) -> StateDecodingError {
       StateDecodingError(
-        .typeMismatch(expected: expected, found: value), at: JSONPointer(codingPath: codingPath))
+        .typeMismatch(expected: expected, found: value), at: JSONPointer(codingPath: codingPath()))
     }
     func integer<I: FixedWidthInteger>(_: I.Type) throws -> I {
       let result: I? =
@@ -82,7 +92,7 @@ final class DecodingSession {
         }
       guard let result else {
         throw StateDecodingError(
-          .numberOutOfRange(value, type: "\(I.self)"), at: JSONPointer(codingPath: codingPath))
+          .numberOutOfRange(value, type: "\(I.self)"), at: JSONPointer(codingPath: codingPath()))
       }
       return result
     }
@@ -94,7 +104,7 @@ final class DecodingSession {
       default: throw mismatch("a number")
       }
       throw StateDecodingError(
-        .numberOutOfRange(value, type: "Double"), at: JSONPointer(codingPath: codingPath))
+        .numberOutOfRange(value, type: "Double"), at: JSONPointer(codingPath: codingPath()))
     }
     if type == String.self {
       guard case .string(let string) = value else { throw mismatch("a string") }
@@ -119,14 +129,14 @@ final class DecodingSession {
       let wide = try double()
       guard let float = Float(exactly: wide) ?? Float?(Float(wide)), float.isFinite else {
         throw StateDecodingError(
-          .numberOutOfRange(value, type: "Float"), at: JSONPointer(codingPath: codingPath))
+          .numberOutOfRange(value, type: "Float"), at: JSONPointer(codingPath: codingPath()))
       }
       return (float as! T)
     }
     if type == Data.self {
       guard case .string(let string) = value else { throw mismatch("a base64 string") }
       guard let data = Data(base64Encoded: string) else {
-        throw StateDecodingError(.invalidBase64, at: JSONPointer(codingPath: codingPath))
+        throw StateDecodingError(.invalidBase64, at: JSONPointer(codingPath: codingPath()))
       }
       return (data as! T)
     }

@@ -10,17 +10,23 @@ final class EncodingSession {
     self.deep = deep
   }
 
-  /// The entry recording `value`: JSON for scalars (and everything when deep), else the value.
-  func entry<T: Encodable>(_ value: T, at codingPath: [any CodingKey]) throws -> RecordedEntry {
+  /// The entry recording `value` (at `codingPath`, built only when needed): JSON for scalars
+  /// (and everything when deep), else the value itself.
+  func entry<T: Encodable>(
+    _ value: T, at codingPath: () -> [any CodingKey]
+  ) throws
+    -> RecordedEntry
+  {
     do {
       if let scalar = try CanonicalScalar.json(of: value) {
         nodesEncoded += 1
         return .json(scalar)
       }
     } catch {
-      throw StateEncodingError(.nonFiniteNumber(error.value), at: JSONPointer(codingPath: codingPath))
+      throw StateEncodingError(
+        .nonFiniteNumber(error.value), at: JSONPointer(codingPath: codingPath()))
     }
-    if deep { return .json(try encode(value, at: codingPath)) }
+    if deep { return .json(try encode(value, at: codingPath())) }
     return .value(value)
   }
 
@@ -32,7 +38,8 @@ final class EncodingSession {
         return scalar
       }
     } catch {
-      throw StateEncodingError(.nonFiniteNumber(error.value), at: JSONPointer(codingPath: codingPath))
+      throw StateEncodingError(
+        .nonFiniteNumber(error.value), at: JSONPointer(codingPath: codingPath))
     }
     if let unordered = value as? any CanonicalUnordered,
       let json = try unordered.canonicalJSON(in: self, at: codingPath)
@@ -44,7 +51,9 @@ final class EncodingSession {
   }
 
   /// Runs `value.encode(to:)` into a fresh box; errors from the value keep their cause.
-  func record<T: Encodable>(_ value: T, at codingPath: [any CodingKey], deep: Bool) throws
+  func record<T: Encodable>(
+    _ value: T, at codingPath: [any CodingKey], deep: Bool
+  ) throws
     -> RecordBox
   {
     let box = RecordBox()

@@ -19,7 +19,9 @@ extension Array: FastPatchable where Element: Decodable {
     }
     func element(_ index: Int, old: Element?, touch: Touch?) throws -> Element {
       let path = codingPath + [PathKey(intValue: index)]
-      guard let old else { return try session.decode(Element.self, from: elements[index], at: path) }
+      guard let old else {
+        return try session.decode(Element.self, from: elements[index], at: path)
+      }
       return try session.patched(
         Element.self, old: old, from: elements[index], touch: touch, at: path)
     }
@@ -98,6 +100,7 @@ extension Optional: FastPatchable where Wrapped: Decodable {
     guard let previous = old as? Self, let wrapped = previous else {
       return try session.decode(Self.self, from: value, at: codingPath)
     }
-    return try session.patched(Wrapped.self, old: wrapped, from: value, touch: touch, at: codingPath)
+    return try session.patched(
+      Wrapped.self, old: wrapped, from: value, touch: touch, at: codingPath)
   }
 }

@@ -21,7 +21,8 @@ struct PatchingDecoder: Decoder {
     }
     return KeyedDecodingContainer(
       PatchingKeyedDecoder<Key>(
-        box: box, plain: KeyedValueDecoder(object: object, session: session, codingPath: codingPath),
+        box: box,
+        plain: KeyedValueDecoder(object: object, session: session, codingPath: codingPath),
         touch: touch))
   }
 
@@ -64,6 +65,22 @@ struct PatchingKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
   func decodeNil(forKey key: Key) throws -> Bool { try plain.decodeNil(forKey: key) }
 
+  func decode(_ type: String.Type, forKey key: Key) throws -> String {
+    try plain.decode(type, forKey: key)
+  }
+  func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+    try plain.decode(type, forKey: key)
+  }
+  func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+    try plain.decode(type, forKey: key)
+  }
+  func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+    try plain.decode(type, forKey: key)
+  }
+  func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+    try plain.decode(type, forKey: key)
+  }
+
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
     let member = try plain.member(key)
     let touched = touch.members[key.stringValue]
@@ -84,7 +101,9 @@ struct PatchingKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
       codingPath: codingPath + [key])
   }
 
-  func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key)
+  func nestedContainer<NestedKey: CodingKey>(
+    keyedBy type: NestedKey.Type, forKey key: Key
+  )
     throws -> KeyedDecodingContainer<NestedKey>
   {
     if let decoder = try nested(key) { return try decoder.container(keyedBy: type) }

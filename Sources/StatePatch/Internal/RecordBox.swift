@@ -35,6 +35,10 @@ final class RecordBox {
       shape == .empty,
       "an encode(to:) asked for a \(newShape) container after a \(shape) one at the same level")
     shape = newShape
+    if newShape == .keyed {
+      keys.reserveCapacity(8)
+      entries.reserveCapacity(8)
+    }
   }
 
   /// Appends a keyed member.
