@@ -11,12 +11,12 @@ extension CanonicalWriter {
       return
     }
     // Integral values below 2^53 are exact integers: digits and ".0", without formatting.
-    if value.magnitude < 0x1p53, value == value.rounded(.towardZero) {
+    if value.magnitude < 0x1p53, Double(Int64(value)) == value {
       writeInteger(UInt64(value.magnitude), negative: value < 0)
       append(".0")
       return
     }
-    var (digits, exponent) = Self.shortestDigits(value.magnitude)
+    var exponent = Self.shortestDigits(value.magnitude, into: &digits)
     if value < 0 { bytes.append(UInt8(ascii: "-")) }
     let count = digits.count
     let zero = UInt8(ascii: "0")
@@ -43,16 +43,16 @@ extension CanonicalWriter {
       bytes.append(exponent < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
       writeInteger(UInt64(exponent.magnitude), negative: false)
     }
-    digits.removeAll()
   }
 
-  /// The shortest decimal digits that round-trip to `value` (positive, finite), without leading
-  /// or trailing zeros, and `exponent` such that `value = 0.digits × 10^exponent`.
+  /// Puts in `digits` the shortest decimal digits that round-trip to `value` (positive,
+  /// finite), without leading or trailing zeros; returns `exponent` such that
+  /// `value = 0.digits × 10^exponent`.
   ///
   /// Swift's `description` of a `Double` prints exactly those digits (its shortest round-trip
   /// algorithm); only its layout is ours to redo.
-  static func shortestDigits(_ value: Double) -> (digits: [UInt8], exponent: Int) {
-    var digits: [UInt8] = []
+  static func shortestDigits(_ value: Double, into digits: inout [UInt8]) -> Int {
+    digits.removeAll(keepingCapacity: true)
     var integerDigits = 0
     var seenPoint = false
     var exponent = 0
@@ -78,6 +78,6 @@ extension CanonicalWriter {
     digits.removeFirst(leadingZeros)
     pointExponent -= leadingZeros
     while digits.last == UInt8(ascii: "0") { digits.removeLast() }
-    return (digits, pointExponent)
+    return pointExponent
   }
 }

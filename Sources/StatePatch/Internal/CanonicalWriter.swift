@@ -11,6 +11,8 @@ struct CanonicalWriter {
 
   /// The bytes written so far.
   var bytes: [UInt8] = []
+  /// Scratch space for the digits of a double.
+  var digits: [UInt8] = []
 
   mutating func write(_ root: JSONValue) {
     var stack: [Frame] = []

@@ -3,7 +3,7 @@
 let benchmarks = CommandGroup(
   name: "tandem bench",
   summary: "Benchmarks; run with `swift run -c release tandem bench <name>`.",
-  commands: [patchBenchmark]
+  commands: [jsonBenchmark, patchBenchmark]
 )
 
 let benchCommand = Command(
