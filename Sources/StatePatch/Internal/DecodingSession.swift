@@ -37,13 +37,17 @@ final class DecodingSession {
 
   /// The typed value of the new document `value`, given the `old` typed value at the same path
   /// and what the patch `touch`ed beneath it: untouched subtrees come from `old` as they are.
+  ///
+  /// The old value is taken out of `old`, so a collection that nothing else holds is changed
+  /// in place instead of being copied.
   func patched<T: Decodable>(
-    _ type: T.Type, old: Any, from value: JSONValue, touch: Touch?, at codingPath: [any CodingKey]
+    _ type: T.Type, old: OldValue, from value: JSONValue, touch: Touch?,
+    at codingPath: [any CodingKey]
   ) throws -> T {
     guard let touch else {
-      if let old = old as? T {
+      if let reused = old.take(as: T.self) {
         subtreesReused += 1
-        return old
+        return reused
       }
       return try decode(type, from: value, at: codingPath)
     }
@@ -51,9 +55,7 @@ final class DecodingSession {
     if let fast = type as? any FastPatchable.Type {
       return try patchedFast(fast, old: old, from: value, touch: touch, at: codingPath) as! T
     }
-    guard let encodable = old as? any Encodable,
-      let box = try? EncodingSession(deep: false).record(encodable, at: codingPath, deep: false)
-    else {
+    guard let box = Self.record(taking: old, at: codingPath) else {
       return try decode(type, from: value, at: codingPath)
     }
     nodesDecoded += 1
@@ -68,8 +70,16 @@ final class DecodingSession {
     }
   }
 
+  /// The members of the old value, recorded one level deep; the value itself is released when
+  /// this returns, so the box holds the only references to its members.
+  private static func record(taking old: OldValue, at codingPath: [any CodingKey]) -> RecordBox? {
+    guard let encodable = old.take(as: (any Encodable).self) else { return nil }
+    return try? EncodingSession(deep: false).record(encodable, at: codingPath, deep: false)
+  }
+
   private func patchedFast<F: FastPatchable>(
-    _ type: F.Type, old: Any, from value: JSONValue, touch: Touch, at codingPath: [any CodingKey]
+    _ type: F.Type, old: OldValue, from value: JSONValue, touch: Touch,
+    at codingPath: [any CodingKey]
   ) throws -> F {
     try F.patched(old: old, from: value, touch: touch, in: self, at: codingPath)
   }
@@ -141,5 +151,43 @@ final class DecodingSession {
       return (data as! T)
     }
     return nil
+  }
+}
+
+/// An old typed value handed down a patched decode. Taking it leaves nothing behind (it is
+/// moved out of the record it came from), so the taker may hold the only reference to a
+/// collection and change it in place. Every step happens inside ``take(as:)``, so no caller's
+/// local keeps a second reference alive.
+final class OldValue {
+  private enum Source {
+    case taken
+    case value(Any)
+    case member(RecordBox, Int)
+  }
+
+  private var source: Source
+
+  /// A value given directly (nil for none).
+  init(_ value: Any?) {
+    source = value.map { .value($0) } ?? .taken
+  }
+
+  /// The kept value of entry `index` of `box`, taken out of the box when it is taken from here.
+  init(box: RecordBox, index: Int) {
+    source = .member(box, index)
+  }
+
+  /// The value as a `T`, removed from here; nil if there is none or it is not a `T`.
+  func take<T>(as type: T.Type) -> T? {
+    switch source {
+    case .taken:
+      return nil
+    case .value(let value):
+      source = .taken
+      return value as? T
+    case .member(let box, let index):
+      source = .taken
+      return box.take(at: index, as: type)
+    }
   }
 }
