@@ -1,0 +1,120 @@
+/// One member of a recorded container: JSON already built, a typed value not yet encoded (when
+/// recording one level only), or a nested container.
+enum RecordedEntry {
+  /// A canonical JSON value (a scalar, or anything in deep mode).
+  case json(JSONValue)
+  /// A typed value the shallow recorder kept instead of encoding it.
+  case value(any Encodable)
+  /// A nested container (or a super encoder) filled by the same `encode(to:)` call.
+  case container(RecordBox)
+}
+
+/// What one `encode(to:)` call wrote: a keyed, unkeyed or single-value container, or nothing.
+///
+/// Keyed members are kept in the order written; a key written twice keeps its last entry when
+/// the box becomes JSON.
+final class RecordBox {
+  /// The kind of container the value asked for.
+  enum Shape {
+    case empty
+    case keyed
+    case unkeyed
+    case single
+  }
+
+  private(set) var shape: Shape = .empty
+  /// Member names of a keyed container, parallel to `entries`.
+  var keys: [String] = []
+  /// Members of a keyed container, elements of an unkeyed one, or the one single value.
+  var entries: [RecordedEntry] = []
+
+  /// Fixes the shape on first use; asking again for the same kind continues the container.
+  func become(_ newShape: Shape) {
+    if shape == newShape { return }
+    precondition(
+      shape == .empty,
+      "an encode(to:) asked for a \(newShape) container after a \(shape) one at the same level")
+    shape = newShape
+    if newShape == .keyed {
+      keys.reserveCapacity(8)
+      entries.reserveCapacity(8)
+    }
+  }
+
+  /// Appends a keyed member.
+  func put(_ key: String, _ entry: RecordedEntry) {
+    keys.append(key)
+    entries.append(entry)
+  }
+
+  /// The entry of `key` (the last one written), or nil.
+  func entry(forKey key: String) -> RecordedEntry? {
+    var index = keys.count - 1
+    while index >= 0 {
+      if keys[index] == key { return entries[index] }
+      index -= 1
+    }
+    return nil
+  }
+
+  /// The index of the last entry written for `key`, if it is a kept typed value.
+  func valueIndex(forKey key: String) -> Int? {
+    var index = keys.count - 1
+    while index >= 0, keys[index] != key { index -= 1 }
+    guard index >= 0, case .value = entries[index] else { return nil }
+    return index
+  }
+
+  /// The kept typed value of entry `index` as a `T`, leaving `null` in its place so that the
+  /// caller holds the only reference the box had.
+  func take<T>(at index: Int, as type: T.Type) -> T? {
+    guard case .value(let value) = entries[index] else { return nil }
+    entries[index] = .json(.null)
+    return value as? T
+  }
+
+  /// The keyed members with duplicates resolved (last write wins), sorted in canonical order.
+  func sortedMembers() -> [(key: String, entry: RecordedEntry)] {
+    var order = Array(keys.indices)
+    order.sort { a, b in
+      if keys[a] == keys[b] { return a < b }
+      return JSONObject.precedes(keys[a], keys[b])
+    }
+    var result: [(key: String, entry: RecordedEntry)] = []
+    result.reserveCapacity(order.count)
+    for index in order {
+      if let last = result.last, last.key == keys[index] {
+        result[result.count - 1] = (keys[index], entries[index])
+      } else {
+        result.append((keys[index], entries[index]))
+      }
+    }
+    return result
+  }
+}
+
+/// A coding key for recorded paths: array positions and member names alike.
+struct PathKey: CodingKey {
+  var stringValue: String
+  var intValue: Int?
+
+  init(stringValue: String) {
+    self.stringValue = stringValue
+    self.intValue = nil
+  }
+
+  init(intValue: Int) {
+    self.stringValue = String(intValue)
+    self.intValue = intValue
+  }
+
+  /// The key a super encoder is stored under, as Foundation's coders name it.
+  static let superKey = PathKey(stringValue: "super")
+}
+
+extension JSONPointer {
+  /// The pointer naming the value at `codingPath`.
+  init(codingPath: [any CodingKey]) {
+    self.init(tokens: codingPath.map(\.stringValue))
+  }
+}

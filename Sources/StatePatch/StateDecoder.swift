@@ -1,0 +1,35 @@
+/// Decodes typed values from canonical ``JSONValue`` trees, reading what ``StateEncoder`` writes
+/// (`Data` from base64, sets and dictionaries in any order).
+///
+/// Its containers throw ``StateDecodingError`` (with the JSON Pointer of the failing value), not
+/// Foundation's `DecodingError`; a custom `init(from:)` that catches `DecodingError` to fall back
+/// to a default will not see these.
+///
+/// ```swift
+/// var decoder = StateDecoder()
+/// let point = try decoder.decode(Point.self, from: ["x": 1, "y": 2])
+/// ```
+public struct StateDecoder: Sendable {
+  /// The nodes decoded so far by this decoder.
+  public private(set) var counters = StatePatchCounters()
+
+  /// A decoder with zero counters.
+  public init() {}
+
+  /// The value of `type` that `document` holds.
+  public mutating func decode<T: Decodable>(
+    _ type: T.Type, from document: JSONValue
+  )
+    throws(StateDecodingError) -> T
+  {
+    let session = DecodingSession()
+    defer { counters.nodesDecoded += session.nodesDecoded }
+    do {
+      return try session.decode(type, from: document, at: [])
+    } catch let error as StateDecodingError {
+      throw error
+    } catch {
+      throw StateDecodingError(.decodeFailed(error), at: .root)
+    }
+  }
+}
