@@ -1,6 +1,10 @@
 /// Decodes typed values from canonical ``JSONValue`` trees, reading what ``StateEncoder`` writes
 /// (`Data` from base64, sets and dictionaries in any order).
 ///
+/// Its containers throw ``StateDecodingError`` (with the JSON Pointer of the failing value), not
+/// Foundation's `DecodingError`; a custom `init(from:)` that catches `DecodingError` to fall back
+/// to a default will not see these.
+///
 /// ```swift
 /// var decoder = StateDecoder()
 /// let point = try decoder.decode(Point.self, from: ["x": 1, "y": 2])

@@ -36,7 +36,7 @@ public struct StateDiffer: Sendable {
       counters.nodesCompared += context.nodesCompared
     }
     do {
-      try context.diff(old: old, new: new)
+      try context.diff(old: old, new: new, compare: false)
     } catch let error as StateEncodingError {
       throw error
     } catch {

@@ -13,7 +13,9 @@
 /// ```
 public struct StateReplica<State: Codable> {
   /// The current typed value.
-  public private(set) var state: State
+  public var state: State { current! }
+  /// The current typed value; nil only while ``apply(_:)`` rebuilds it.
+  private var current: State?
   /// The canonical JSON of ``state``.
   public private(set) var document: JSONValue
   /// The work done so far: encoding at creation, then decoding and reuse per patch.
@@ -23,14 +25,14 @@ public struct StateReplica<State: Codable> {
   public init(_ state: State) throws(StateEncodingError) {
     var encoder = StateEncoder()
     self.document = try encoder.encode(state)
-    self.state = state
+    self.current = state
     counters.add(encoder.counters)
   }
 
   /// A replica of the value that `document` (a canonical snapshot) holds.
   public init(document: JSONValue) throws(StateDecodingError) {
     var decoder = StateDecoder()
-    self.state = try decoder.decode(State.self, from: document)
+    self.current = try decoder.decode(State.self, from: document)
     self.document = document
     counters.add(decoder.counters)
   }
@@ -38,12 +40,16 @@ public struct StateReplica<State: Codable> {
   /// Applies `patch` to ``document`` and updates ``state`` to match, all or nothing.
   ///
   /// Members and elements the patch did not touch keep the old typed value; touched ones are
-  /// decoded from the new document. If the patch does not apply, or the new document does not
-  /// decode as `State`, the replica is left as it was and the error says why.
+  /// decoded from the new document. When nothing outside the replica holds the old state, its
+  /// arrays and dictionaries change in place, so a one-field update does not copy them. If the
+  /// patch does not apply, or the new document does not decode as `State`, the replica holds
+  /// the state and document it had (the state decoded again from the restored document) and
+  /// the error says why.
   public mutating func apply(_ patch: JSONPatch) throws(StateReplicaError) {
     let touch = Touch.of(patch, on: document)
+    var applied = ReversiblePatch()
     do {
-      try document.apply(patch)
+      try applied.apply(patch, to: &document)
     } catch {
       throw .patchFailed(error)
     }
@@ -52,23 +58,28 @@ public struct StateReplica<State: Codable> {
       counters.nodesDecoded += session.nodesDecoded
       counters.subtreesReused += session.subtreesReused
     }
+    let old = OldValue(current.take())
     do {
-      state = try session.patched(State.self, old: state, from: document, touch: touch, at: [])
+      current = try session.patched(
+        State.self, old: old, from: document, touch: touch, at: [])
     } catch {
       let decodingError =
         error as? StateDecodingError ?? StateDecodingError(.decodeFailed(error), at: .root)
-      restoreDocument()
+      applied.revert(&document)
+      restoreState()
       throw .decodingFailed(decodingError)
     }
   }
 
-  /// Puts back the document of the unchanged ``state`` after a failed update.
-  private mutating func restoreDocument() {
-    var encoder = StateEncoder()
-    guard let original = try? encoder.encode(state) else {
-      preconditionFailure("the replica's state no longer encodes; it encoded before the patch")
+  /// Decodes the state again from the restored document after a failed update (the update may
+  /// have consumed parts of the old typed value).
+  private mutating func restoreState() {
+    var decoder = StateDecoder()
+    do {
+      current = try decoder.decode(State.self, from: document)
+    } catch {
+      preconditionFailure("the replica's previous document no longer decodes: \(error)")
     }
-    document = original
   }
 }
 

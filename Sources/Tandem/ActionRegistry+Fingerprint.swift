@@ -18,8 +18,8 @@ extension ActionRegistry {
   /// Processes built from the same code compute the same fingerprint, so a leader and a follower
   /// can compare theirs before exchanging actions and refuse to work together when they differ.
   /// It changes when a tag is added, removed or renamed, when a registered type is renamed or
-  /// moved to another module, and when a type's coding keys or their value types change. It does
-  /// not see the list of an enum's cases (see <doc:ActionRegistry>).
+  /// moved to another module, and when a type's coding keys or their value types change, as far
+  /// as a probe of the types' `init(from:)` can see them (see <doc:ActionRegistry>).
   public var fingerprint: String {
     SHA256.hexDigest(Array(schemaDescription.utf8))
   }

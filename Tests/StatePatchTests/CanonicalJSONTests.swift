@@ -44,7 +44,7 @@ private func canonical(_ value: JSONValue) -> String {
     (1e21, "1e+21"),
     (1.2345e25, "1.2345e+25"),
     (1.7976931348623157e308, "1.7976931348623157e+308"),
-    (5e-324, "5e-324"),
+    (Double.leastNonzeroMagnitude, "5e-324"),
     (2.2250738585072014e-308, "2.2250738585072014e-308"),
   ]
   for (value, text) in cases {

@@ -1,3 +1,4 @@
+import Foundation
 import StatePatch
 import Testing
 
@@ -133,4 +134,55 @@ private let base = Shapes(
   try replica.apply(patch)
   #expect(replica.state == new)
   #expect(replica.counters.nodesDecoded - before.nodesDecoded <= 10, "\(replica.counters)")
+}
+
+@Test func optionalRootsAndNestedOptionalsDiff() throws {
+  #expect(try diff(Int?.none, Int?.some(1)) == [.replace(path: .root, value: 1)])
+  #expect(try diff(Int?.some(1), Int?.none) == [.replace(path: .root, value: .null)])
+  #expect(try diff(Int?.none, Int?.none).isEmpty)
+  #expect(try diff([Int??.some(nil)], [Int??.some(2)]) == [.replace(path: "/0", value: 2)])
+}
+
+private struct Special: Codable, Equatable {
+  var blob: Data
+  var when: Date
+  var set: Set<Int>
+  var byKey: [Point: String]
+  var byNumber: [Int: String]
+}
+
+private extension Point {
+  init(_ x: Int) { self.init(x: x, y: -x) }
+}
+
+extension Point: Hashable {}
+
+@Test func specialShapesRoundTripThroughDiffAndReplica() throws {
+  let old = Special(
+    blob: Data([1, 2, 3]), when: Date(timeIntervalSinceReferenceDate: 12.5), set: [3, 1, 2],
+    byKey: [Point(1): "one", Point(2): "two"], byNumber: [1: "a", 10: "b"])
+  var new = old
+  new.blob.append(4)
+  new.when = Date(timeIntervalSinceReferenceDate: 13.25)
+  new.set.insert(0)
+  new.byKey[Point(3)] = "three"
+  new.byNumber[2] = "c"
+  new.byNumber[10] = nil
+  var differ = StateDiffer()
+  let patch = try differ.patch(from: old, to: new)
+  // Members in declaration order; the Int-keyed dictionary's members in canonical key order.
+  #expect(
+    patch.operations == [
+      .replace(path: "/blob", value: "AQIDBA=="), .replace(path: "/when", value: 13.25),
+      .replace(path: "/set", value: [0, 1, 2, 3]),
+      .replace(
+        path: "/byKey",
+        value: [["x": 1, "y": -1], "one", ["x": 2, "y": -2], "two", ["x": 3, "y": -3], "three"]),
+      .remove(path: "/byNumber/10"), .add(path: "/byNumber/2", value: "c"),
+    ])
+  var replica = try StateReplica(old)
+  try replica.apply(patch)
+  #expect(replica.state == new)
+  var encoder = StateEncoder()
+  #expect(replica.document.canonicalBytes() == (try encoder.encode(new)).canonicalBytes())
 }

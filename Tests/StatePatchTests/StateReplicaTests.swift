@@ -129,3 +129,61 @@ private func checkAgainstFullDecode(
   #expect(reused >= 8, "\(replica.counters)")
   #expect(replica.state.items[4].stars == 7)
 }
+
+@Test func aPatchFailingAfterStructuralEditsRestoresTheDocument() throws {
+  var replica = try StateReplica(sample())
+  let before = replica.document
+  let error = #expect(throws: StateReplicaError.self) {
+    try replica.apply(
+      JSONPatch([
+        .add(path: "/items/-", value: ["id": 7, "title": "x", "stars": 0, "tags": []]),
+        .move(from: "/items/0", path: "/items/3"), .copy(from: "/title", path: "/extra"),
+        .add(path: "/title", value: "new"), .remove(path: "/items/1"),
+        .replace(path: "/version", value: 0), .test(path: "/version", value: 1),
+      ]))
+  }
+  guard case .patchFailed(let cause)? = error else {
+    Issue.record("expected a patch failure, got \(String(describing: error))")
+    return
+  }
+  #expect(cause.operationIndex == 6)
+  #expect(replica.document == before)
+  #expect(replica.state == sample())
+}
+
+/// The address of an array's element storage, kept as a number so it holds no reference.
+private func storageAddress(of items: [Item]) -> UInt {
+  items.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+}
+
+@Test func anUpdateChangesAnArrayNothingElseHoldsInPlace() throws {
+  var generator = StateGenerator(seed: 3)
+  var state = generator.state()
+  state.items = (0..<100).map { generator.item(id: $0) }
+  var replica = try StateReplica(state)
+  state = TestState.empty
+  try replica.apply(JSONPatch([.replace(path: "/items/5/stars", value: 50)]))
+  let address = storageAddress(of: replica.state.items)
+  try replica.apply(JSONPatch([.replace(path: "/items/6/stars", value: 60)]))
+  #expect(storageAddress(of: replica.state.items) == address)
+  #expect(replica.state.items[5].stars == 50)
+  #expect(replica.state.items[6].stars == 60)
+}
+
+@Test func anUpdateLeavesAStateHeldOutsideUnchanged() throws {
+  var replica = try StateReplica(sample())
+  let held = replica.state
+  try replica.apply(JSONPatch([.replace(path: "/items/1/stars", value: 99)]))
+  #expect(held == sample())
+  #expect(replica.state.items[1].stars == 99)
+}
+
+extension TestState {
+  /// A state with nothing in it.
+  static var empty: TestState {
+    TestState(
+      title: "", version: 0, items: [], profiles: [:], selected: nil, statuses: [],
+      nested: Wrapper(value: [:], history: []), optionals: [], flags: [],
+      loose: Loose(count: 0, values: [], label: nil))
+  }
+}

@@ -2,6 +2,12 @@ import Testing
 
 @testable import Tandem
 
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
 private struct AddBookmark: Action, Codable, Equatable {
   var url: String
   var tags: [String] = []
@@ -151,6 +157,20 @@ struct ActionRegistryTests {
     #expect(first.allSatisfy { "0123456789abcdef".contains($0) })
   }
 
+  @Test("another process computes the same fingerprint, private type names included")
+  func fingerprintAcrossProcesses() async throws {
+    let description = bookmarkRegistry().schemaDescription
+    #expect(description.contains("TandemTests.(private).AddBookmark"))
+    #expect(!description.contains("unknown context"))
+    let result = try await #require(
+      processExitsWith: .success, observing: [\.standardOutputContent]
+    ) {
+      print(bookmarkRegistry().fingerprint)
+    }
+    let printed = String(decoding: result.standardOutputContent, as: UTF8.self)
+    #expect(printed == bookmarkRegistry().fingerprint + "\n")
+  }
+
   @Test("the fingerprint changes with a tag, a type or a type's structure")
   func fingerprintChanges() {
     let base = bookmarkRegistry().fingerprint
@@ -178,6 +198,38 @@ struct ActionRegistryTests {
   func optionalShape() {
     #expect(
       TypeShape.describe(RenameBookmark.self) == "$:{} $.url:String $.title:nil? $.title:String")
+  }
+
+  @Test("CaseIterable enums are described by their cases; other members by their types")
+  func variousShapes() {
+    struct Various: Codable {
+      enum Kind: String, Codable, CaseIterable { case book, film }
+      var kind: Kind
+      var scores: [String: Int]
+      var pairs: [Int: String]
+      var labels: Set<String>
+      var when: Date
+    }
+    #expect(
+      TypeShape.describe(Various.self)
+        == "$:{} $.kind:enum[book:String,film:String] $.scores:{} $.pairs:{} $.labels:[] "
+        + "$.labels[0]:String $.when:Double")
+  }
+
+  @Test("a raw-value enum that is not CaseIterable ends the description, stably")
+  func rawEnumShape() {
+    struct Tagged: Codable {
+      enum Kind: String, Codable { case book, film }
+      var kind: Kind
+      var title: String
+    }
+    #expect(TypeShape.describe(Tagged.self) == "$:{} $.kind:String !dataCorrupted")
+  }
+
+  @Test("an enum with associated values ends the description, stably")
+  func payloadEnumShape() {
+    enum Change: Codable { case add(String), remove(index: Int) }
+    #expect(TypeShape.describe(Change.self) == "$:{} !typeMismatch")
   }
 
   @Test("a recursive type is described up to a limit instead of looping")

@@ -115,7 +115,7 @@ extension DiffContext {
           j += 1
         }
       } else {
-        try at(String(j)) { try diff(old: scan.old[i], new: scan.new[j]) }
+        try at(String(j)) { try diff(old: scan.old[i], new: scan.new[j], compare: false) }
         i += 1
         j += 1
       }
@@ -130,12 +130,14 @@ extension DiffContext {
   }
 
   /// How many elements removed from `old` at `i` (or inserted into `new` at `j`) make the two
-  /// line up again for at least two elements (or to an end), if at most ``shiftWindow``.
+  /// line up again for at least two elements (or to an end): up to ``shiftWindow`` while the
+  /// remaining lengths differ, else only one (a removal paired with an insertion further on).
   private func shift<Element: Equatable>(
     _ scan: inout ElementScan<Element>, from i: Int, to j: Int, oldEnd: Int, newEnd: Int,
     removing: Bool
   ) -> Int? {
-    for k in 1...Self.shiftWindow {
+    let window = oldEnd - i == newEnd - j ? 1 : Self.shiftWindow
+    for k in 1...window {
       let (a, b) = removing ? (i + k, j) : (i, j + k)
       guard a < oldEnd, b < newEnd else { return nil }
       if scan.equal(a, b), a + 1 == oldEnd || b + 1 == newEnd || scan.equal(a + 1, b + 1) {

@@ -10,6 +10,14 @@ final class DecodingSession {
   var nodesDecoded = 0
   var subtreesReused = 0
 
+  /// The scalar `T` of `value`; `T` must be one of the types ``scalar(_:from:at:)`` knows.
+  func decodeScalar<T>(
+    _ type: T.Type, from value: JSONValue, at codingPath: @autoclosure () -> [any CodingKey]
+  ) throws -> T {
+    nodesDecoded += 1
+    return try Self.scalar(type, from: value, at: codingPath())!
+  }
+
   /// The typed value of `value`, decoding everything beneath it.
   func decode<T: Decodable>(
     _ type: T.Type, from value: JSONValue, at codingPath: [any CodingKey]
@@ -29,13 +37,17 @@ final class DecodingSession {
 
   /// The typed value of the new document `value`, given the `old` typed value at the same path
   /// and what the patch `touch`ed beneath it: untouched subtrees come from `old` as they are.
+  ///
+  /// The old value is taken out of `old`, so a collection that nothing else holds is changed
+  /// in place instead of being copied.
   func patched<T: Decodable>(
-    _ type: T.Type, old: Any, from value: JSONValue, touch: Touch?, at codingPath: [any CodingKey]
+    _ type: T.Type, old: OldValue, from value: JSONValue, touch: Touch?,
+    at codingPath: [any CodingKey]
   ) throws -> T {
     guard let touch else {
-      if let old = old as? T {
+      if let reused = old.take(as: T.self) {
         subtreesReused += 1
-        return old
+        return reused
       }
       return try decode(type, from: value, at: codingPath)
     }
@@ -43,9 +55,7 @@ final class DecodingSession {
     if let fast = type as? any FastPatchable.Type {
       return try patchedFast(fast, old: old, from: value, touch: touch, at: codingPath) as! T
     }
-    guard let encodable = old as? any Encodable,
-      let box = try? EncodingSession(deep: false).record(encodable, at: codingPath, deep: false)
-    else {
+    guard let box = Self.record(taking: old, at: codingPath) else {
       return try decode(type, from: value, at: codingPath)
     }
     nodesDecoded += 1
@@ -60,21 +70,27 @@ final class DecodingSession {
     }
   }
 
+  /// The members of the old value, recorded one level deep; the value itself is released when
+  /// this returns, so the box holds the only references to its members.
+  private static func record(taking old: OldValue, at codingPath: [any CodingKey]) -> RecordBox? {
+    guard let encodable = old.take(as: (any Encodable).self) else { return nil }
+    return try? EncodingSession(deep: false).record(encodable, at: codingPath, deep: false)
+  }
+
   private func patchedFast<F: FastPatchable>(
-    _ type: F.Type, old: Any, from value: JSONValue, touch: Touch, at codingPath: [any CodingKey]
+    _ type: F.Type, old: OldValue, from value: JSONValue, touch: Touch,
+    at codingPath: [any CodingKey]
   ) throws -> F {
     try F.patched(old: old, from: value, touch: touch, in: self, at: codingPath)
   }
 
   /// The scalar `T` of `value` (and `Data` from base64), or nil when `T` is not a scalar.
   static func scalar<T>(
-    _ type: T.Type, from value: JSONValue, at codingPath: [any CodingKey]
-  )
-    throws -> T?
-  {
+    _ type: T.Type, from value: JSONValue, at codingPath: @autoclosure () -> [any CodingKey]
+  ) throws -> T? {
     func mismatch(_ expected: String) -> StateDecodingError {
       StateDecodingError(
-        .typeMismatch(expected: expected, found: value), at: JSONPointer(codingPath: codingPath))
+        .typeMismatch(expected: expected, found: value), at: JSONPointer(codingPath: codingPath()))
     }
     func integer<I: FixedWidthInteger>(_: I.Type) throws -> I {
       let result: I? =
@@ -86,7 +102,7 @@ final class DecodingSession {
         }
       guard let result else {
         throw StateDecodingError(
-          .numberOutOfRange(value, type: "\(I.self)"), at: JSONPointer(codingPath: codingPath))
+          .numberOutOfRange(value, type: "\(I.self)"), at: JSONPointer(codingPath: codingPath()))
       }
       return result
     }
@@ -98,7 +114,7 @@ final class DecodingSession {
       default: throw mismatch("a number")
       }
       throw StateDecodingError(
-        .numberOutOfRange(value, type: "Double"), at: JSONPointer(codingPath: codingPath))
+        .numberOutOfRange(value, type: "Double"), at: JSONPointer(codingPath: codingPath()))
     }
     if type == String.self {
       guard case .string(let string) = value else { throw mismatch("a string") }
@@ -123,17 +139,55 @@ final class DecodingSession {
       let wide = try double()
       guard let float = Float(exactly: wide) ?? Float?(Float(wide)), float.isFinite else {
         throw StateDecodingError(
-          .numberOutOfRange(value, type: "Float"), at: JSONPointer(codingPath: codingPath))
+          .numberOutOfRange(value, type: "Float"), at: JSONPointer(codingPath: codingPath()))
       }
       return (float as! T)
     }
     if type == Data.self {
       guard case .string(let string) = value else { throw mismatch("a base64 string") }
       guard let data = Data(base64Encoded: string) else {
-        throw StateDecodingError(.invalidBase64, at: JSONPointer(codingPath: codingPath))
+        throw StateDecodingError(.invalidBase64, at: JSONPointer(codingPath: codingPath()))
       }
       return (data as! T)
     }
     return nil
+  }
+}
+
+/// An old typed value handed down a patched decode. Taking it leaves nothing behind (it is
+/// moved out of the record it came from), so the taker may hold the only reference to a
+/// collection and change it in place. Every step happens inside ``take(as:)``, so no caller's
+/// local keeps a second reference alive.
+final class OldValue {
+  private enum Source {
+    case taken
+    case value(Any)
+    case member(RecordBox, Int)
+  }
+
+  private var source: Source
+
+  /// A value given directly (nil for none).
+  init(_ value: Any?) {
+    source = value.map { .value($0) } ?? .taken
+  }
+
+  /// The kept value of entry `index` of `box`, taken out of the box when it is taken from here.
+  init(box: RecordBox, index: Int) {
+    source = .member(box, index)
+  }
+
+  /// The value as a `T`, removed from here; nil if there is none or it is not a `T`.
+  func take<T>(as type: T.Type) -> T? {
+    switch source {
+    case .taken:
+      return nil
+    case .value(let value):
+      source = .taken
+      return value as? T
+    case .member(let box, let index):
+      source = .taken
+      return box.take(at: index, as: type)
+    }
   }
 }

@@ -42,12 +42,17 @@ final class DiffContext {
   // MARK: Comparing
 
   /// Compares two typed values at the current path and records what changed.
-  func diff<Old: Encodable, New: Encodable>(old: Old, new: New) throws {
+  ///
+  /// Values with the same bits are skipped at once; arrays, dictionaries and optionals take
+  /// their fast paths; other `Equatable` values are skipped when `==` (unless `compare` is false
+  /// because the caller already knows they differ, or because `==` would cost the whole subtree
+  /// as at the root); the rest are recorded one level deep and compared member by member.
+  func diff<Old: Encodable, New: Encodable>(old: Old, new: New, compare: Bool = true) throws {
     guard Old.self == New.self else {
       try diffOpened(old: old as any Encodable, new: new as any Encodable)
       return
     }
-    try diffSameType(old: old, new: new)
+    try diffSameType(old: old, new: new as! Old, compare: compare)
   }
 
   private func diffOpened(old: any Encodable, new: any Encodable) throws {
@@ -55,18 +60,21 @@ final class DiffContext {
       try replace(withEncoding: new)
       return
     }
-    try diffSameType(old: old, new: new)
+    try diffOpened(old: old, new: new as Any)
   }
 
-  private func diffSameType<T: Encodable>(old: T, new: some Encodable) throws {
+  private func diffOpened<T: Encodable>(old: T, new: Any) throws {
+    try diffSameType(old: old, new: new as! T, compare: true)
+  }
+
+  private func diffSameType<T: Encodable>(old: T, new: T, compare: Bool) throws {
     if let fast = new as? any FastDiffable {
       try fast.diff(from: old, in: self)
       return
     }
     nodesCompared += 1
-    if let equatable = new as? any Equatable {
-      if openedEqual(equatable, old) { return }
-    }
+    if identical(old, new) { return }
+    if compare, let equatable = new as? any Equatable, openedEqual(equatable, old) { return }
     if let unordered = new as? any CanonicalUnordered, unordered.isUnordered {
       try replace(withEncoding: new)
       return
@@ -111,6 +119,13 @@ final class DiffContext {
 
   /// Objects member by member; when no member is shared (an enum changing case), one replace.
   private func diffKeyed(_ old: RecordBox, _ new: RecordBox) throws {
+    if old.keys == new.keys, Self.areUnique(new.keys) {
+      // The usual case, one struct type written twice: members pair up by position.
+      for (index, key) in new.keys.enumerated() {
+        try at(key) { try diff(old.entries[index], new.entries[index]) }
+      }
+      return
+    }
     let oldMembers = old.sortedMembers()
     let newMembers = new.sortedMembers()
     var (i, j) = (0, 0)
@@ -161,6 +176,17 @@ final class DiffContext {
       let value = try at(String(index)) { try session.json(of: new.entries[index], at: codingPath) }
       add(value, at: String(index))
     }
+  }
+}
+
+extension DiffContext {
+  /// Whether no key appears twice (a quadratic scan for the few keys of a struct).
+  static func areUnique(_ keys: [String]) -> Bool {
+    if keys.count > 16 { return Set(keys).count == keys.count }
+    for i in keys.indices {
+      for j in keys.indices where j > i && keys[i] == keys[j] { return false }
+    }
+    return true
   }
 }
 

@@ -10,8 +10,13 @@ final class EncodingSession {
     self.deep = deep
   }
 
-  /// The entry recording `value`: JSON for scalars (and everything when deep), else the value.
-  func entry<T: Encodable>(_ value: T, at codingPath: [any CodingKey]) throws -> RecordedEntry {
+  /// The entry recording `value` (at `codingPath`, built only when needed): JSON for scalars
+  /// (and everything when deep), else the value itself.
+  func entry<T: Encodable>(
+    _ value: T, at codingPath: () -> [any CodingKey]
+  ) throws
+    -> RecordedEntry
+  {
     do {
       if let scalar = try CanonicalScalar.json(of: value) {
         nodesEncoded += 1
@@ -19,9 +24,9 @@ final class EncodingSession {
       }
     } catch {
       throw StateEncodingError(
-        .nonFiniteNumber(error.value), at: JSONPointer(codingPath: codingPath))
+        .nonFiniteNumber(error.value), at: JSONPointer(codingPath: codingPath()))
     }
-    if deep { return .json(try encode(value, at: codingPath)) }
+    if deep { return .json(try encode(value, at: codingPath())) }
     return .value(value)
   }
 

@@ -71,7 +71,7 @@ extension DiffContext {
     changed.sort(by: JSONObject.precedes)
     for key in changed {
       switch (old[key], new[key]) {
-      case (let a?, let b?): try at(key) { try diff(old: a, new: b) }
+      case (let a?, let b?): try at(key) { try diff(old: a, new: b, compare: false) }
       case (nil, let b?): add(try at(key) { try session.encode(b, at: codingPath) }, at: key)
       default: remove(at: key)
       }

@@ -44,9 +44,10 @@ struct PatchingSingleValueDecoder: SingleValueDecodingContainer {
 
   func decode<T: Decodable>(_ type: T.Type) throws -> T {
     let session = decoder.session
-    if decoder.box.shape == .single, case .value(let old) = decoder.box.entries[0] {
+    if decoder.box.shape == .single, case .value = decoder.box.entries[0] {
       return try session.patched(
-        type, old: old, from: decoder.value, touch: decoder.touch, at: codingPath)
+        type, old: OldValue(box: decoder.box, index: 0), from: decoder.value,
+        touch: decoder.touch, at: codingPath)
     }
     return try session.decode(type, from: decoder.value, at: codingPath)
   }
@@ -65,12 +66,29 @@ struct PatchingKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
   func decodeNil(forKey key: Key) throws -> Bool { try plain.decodeNil(forKey: key) }
 
+  func decode(_ type: String.Type, forKey key: Key) throws -> String {
+    try plain.decode(type, forKey: key)
+  }
+  func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+    try plain.decode(type, forKey: key)
+  }
+  func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+    try plain.decode(type, forKey: key)
+  }
+  func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+    try plain.decode(type, forKey: key)
+  }
+  func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+    try plain.decode(type, forKey: key)
+  }
+
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
     let member = try plain.member(key)
     let touched = touch.members[key.stringValue]
-    if case .value(let old)? = box.entry(forKey: key.stringValue) {
+    if let index = box.valueIndex(forKey: key.stringValue) {
       return try plain.session.patched(
-        type, old: old, from: member, touch: touched, at: codingPath + [key])
+        type, old: OldValue(box: box, index: index), from: member, touch: touched,
+        at: codingPath + [key])
     }
     return try plain.session.decode(type, from: member, at: codingPath + [key])
   }

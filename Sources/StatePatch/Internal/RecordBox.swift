@@ -35,6 +35,10 @@ final class RecordBox {
       shape == .empty,
       "an encode(to:) asked for a \(newShape) container after a \(shape) one at the same level")
     shape = newShape
+    if newShape == .keyed {
+      keys.reserveCapacity(8)
+      entries.reserveCapacity(8)
+    }
   }
 
   /// Appends a keyed member.
@@ -51,6 +55,22 @@ final class RecordBox {
       index -= 1
     }
     return nil
+  }
+
+  /// The index of the last entry written for `key`, if it is a kept typed value.
+  func valueIndex(forKey key: String) -> Int? {
+    var index = keys.count - 1
+    while index >= 0, keys[index] != key { index -= 1 }
+    guard index >= 0, case .value = entries[index] else { return nil }
+    return index
+  }
+
+  /// The kept typed value of entry `index` as a `T`, leaving `null` in its place so that the
+  /// caller holds the only reference the box had.
+  func take<T>(at index: Int, as type: T.Type) -> T? {
+    guard case .value(let value) = entries[index] else { return nil }
+    entries[index] = .json(.null)
+    return value as? T
   }
 
   /// The keyed members with duplicates resolved (last write wins), sorted in canonical order.

@@ -60,7 +60,7 @@ struct KeyedRecorder<Key: CodingKey>: KeyedEncodingContainerProtocol {
   }
 
   private func encodeValue<T: Encodable>(_ value: T, _ key: Key) throws {
-    box.put(key.stringValue, try session.entry(value, at: codingPath + [key]))
+    box.put(key.stringValue, try session.entry(value) { codingPath + [key] })
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(
@@ -115,7 +115,7 @@ struct UnkeyedRecorder: UnkeyedEncodingContainer {
   mutating func encode(_ value: Int64) throws { put(.int(value)) }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
-    box.entries.append(try session.entry(value, at: nextPath))
+    box.entries.append(try session.entry(value) { nextPath })
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(
@@ -176,6 +176,6 @@ struct SingleValueRecorder: SingleValueEncodingContainer {
   }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
-    put(try session.entry(value, at: codingPath))
+    put(try session.entry(value) { codingPath })
   }
 }

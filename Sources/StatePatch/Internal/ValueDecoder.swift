@@ -54,6 +54,27 @@ struct KeyedValueDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     try session.decode(type, from: try member(key), at: codingPath + [key])
   }
 
+  /// A scalar member, without building its coding path unless decoding fails.
+  func decodeScalar<T>(_ type: T.Type, forKey key: Key) throws -> T {
+    try session.decodeScalar(type, from: try member(key), at: codingPath + [key])
+  }
+
+  func decode(_ type: String.Type, forKey key: Key) throws -> String {
+    try decodeScalar(type, forKey: key)
+  }
+  func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+    try decodeScalar(type, forKey: key)
+  }
+  func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+    try decodeScalar(type, forKey: key)
+  }
+  func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+    try decodeScalar(type, forKey: key)
+  }
+  func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+    try decodeScalar(type, forKey: key)
+  }
+
   private func decoder(_ key: any CodingKey, _ value: JSONValue) -> ValueDecoder {
     ValueDecoder(value: value, session: session, codingPath: codingPath + [key])
   }

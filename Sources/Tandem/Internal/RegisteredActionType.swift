@@ -50,7 +50,7 @@ private struct PayloadMember<Payload: Decodable>: Decodable {
 
 /// The Swift name of `type` with its module, without the per-process addresses the runtime puts
 /// in the names of private and local types (`(unknown context at $10a3c4f00)`).
-func stableTypeName(_ type: Any.Type) -> String {
+package func stableTypeName(_ type: Any.Type) -> String {
   let name = String(reflecting: type)
   var result = ""
   var rest = Substring(name)

@@ -1,8 +1,9 @@
 /// SHA-256 (FIPS 180-4), for fingerprints that must be identical in every process.
 ///
 /// The standard library has no digest, `FoundationEssentials` none either, and the `Tandem`
-/// module may not depend on anything else. Not used for anything secret.
-struct SHA256 {
+/// module may not depend on anything else. Not used for anything secret. Package-visible so the
+/// replication layer can fingerprint the state type (with ``TypeShape``) the same way.
+package struct SHA256 {
   private static let roundConstants: [UInt32] = [
     0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4,
     0xab1c_5ed5, 0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe,
@@ -22,7 +23,7 @@ struct SHA256 {
   ]
 
   /// The digest of `bytes` as 64 lowercase hexadecimal digits.
-  static func hexDigest(_ bytes: [UInt8]) -> String {
+  package static func hexDigest(_ bytes: [UInt8]) -> String {
     var hasher = SHA256()
     var message = bytes
     let bitLength = UInt64(bytes.count) &* 8

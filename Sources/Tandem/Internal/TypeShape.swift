@@ -5,10 +5,13 @@
 /// it decodes, with its coding path and type: `$.url:String $.tags:[] $.tags[0]:String`. It is a
 /// pure function of the code, so processes built from the same code describe a type identically.
 ///
+/// A `CaseIterable` type is described by its cases (raw values with their type, or names) and
+/// not decoded: `$.kind:enum[book:String,film:String]`.
+///
 /// It is best effort, and says so: arrays are probed with one element, dictionaries keyed by
 /// strings with none (their keys are not known), and a decoding that throws (an enum with
-/// associated values, a `RawRepresentable` enum refusing the default raw value, a validating
-/// initializer) ends the description with `!` and the error's kind. Enum cases are not listed.
+/// associated values, a raw-value enum that is not `CaseIterable` and refuses the default raw
+/// value, a validating initializer) ends the description with `!` and the error's kind.
 package enum TypeShape {
   /// How deep nested values are followed, so recursive types terminate.
   static let maximumDepth = 12
@@ -137,6 +140,13 @@ private func probe<T: Decodable>(
   case is UInt32.Type: try log.record(path, "UInt32"); return UInt32(0) as! T
   case is UInt64.Type: try log.record(path, "UInt64"); return UInt64(0) as! T
   default:
+    if let enumeration = type as? any CaseIterable.Type {
+      let cases = caseList(enumeration)
+      if let first = cases.first as? T {
+        try log.record(path, "enum[" + cases.names.joined(separator: ",") + "]")
+        return first
+      }
+    }
     log.nesting += 1
     defer { log.nesting -= 1 }
     guard log.nesting <= TypeShape.maximumDepth * 4 else {
@@ -144,6 +154,19 @@ private func probe<T: Decodable>(
     }
     return try T(from: ShapeDecoder(log: log, codingPath: path))
   }
+}
+
+/// The cases of a `CaseIterable` type: the first one, to return from the probe, and each case's
+/// raw value (with its type) or name, to describe it.
+private func caseList<C: CaseIterable>(_ type: C.Type) -> (first: Any?, names: [String]) {
+  let cases = Array(type.allCases)
+  let names = cases.map { value -> String in
+    if let raw = value as? any RawRepresentable {
+      return "\(raw.rawValue):\(Swift.type(of: raw.rawValue))"
+    }
+    return String(describing: value)
+  }
+  return (cases.first, names)
 }
 
 private struct ShapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {

@@ -8,6 +8,7 @@ let benchmarks = CommandGroup(
   commands: [
     storeBenchmark,
     jsonBenchmark,
+    patchBenchmark,
     zmqBenchmark,
     syncBenchmark,
     journalStoreBenchmark,
