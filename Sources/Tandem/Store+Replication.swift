@@ -31,13 +31,7 @@ extension Store {
     let thread = ThreadIdentity.current
     let outer = core.withLock { $0.dispatchContexts.updateValue(context, forKey: thread) }
     defer {
-      core.withLock { core in
-        if let outer {
-          core.dispatchContexts[thread] = outer
-        } else {
-          core.dispatchContexts.removeValue(forKey: thread)
-        }
-      }
+      core.withLock { core in core.dispatchContexts[thread] = outer }
     }
     dispatch(action)
   }

@@ -127,7 +127,7 @@ struct IOLoopTests {
   @Test("shutdown closes the sockets the loop owns and frees their descriptors")
   func shutdownClosesSockets() async throws {
     let before = openFileDescriptorCount()
-    for _ in 0..<20 {
+    for _ in 0..<100 {
       let loop = try IOLoop(name: "test-close")
       let endpoint = try await loop.submit { scope in
         let router = try scope.makeSocket(.router)
@@ -141,9 +141,9 @@ struct IOLoopTests {
       await loop.shutdown()
     }
     let after = openFileDescriptorCount()
-    // Other suites run in parallel and may hold a few descriptors; 20 leaking loops would
-    // leave at least 20 * 5 (context, pipe, listener, two connections).
-    #expect(after - before < 40)
+    // Other suites run in parallel and hold descriptors of their own; 100 leaking loops would
+    // leave at least 100 * 5 (context, pipe, listener, two connections).
+    #expect(after - before < 300)
   }
 }
 

@@ -133,9 +133,9 @@ struct SocketTests {
     let before = openFileDescriptorCount()
     for _ in 0..<1_000 { try cycle() }
     let after = openFileDescriptorCount()
-    // Suites run in parallel and hold a few descriptors at a time; a leak of even one
-    // descriptor per cycle would show as 1,000.
-    #expect(after - before < 50, "\(after - before) descriptors more after 1,000 cycles")
+    // Suites run in parallel and hold descriptors of their own (leaders and followers hold
+    // several each); a leak of even one descriptor per cycle would show as 1,000.
+    #expect(after - before < 300, "\(after - before) descriptors more after 1,000 cycles")
   }
 
   @Test("a closed socket reports it; closing twice is harmless")

@@ -77,7 +77,7 @@ func makeFollower(
   configure: (inout FollowerConfiguration) -> Void = { _ in }
 ) async throws -> Follower<TestState> {
   var configuration = FollowerConfiguration(leader: leader.controlEndpoint)
-  configuration.silenceLimit = .milliseconds(800)
+  configuration.silenceLimit = .milliseconds(1500)
   configuration.reconnectDelay = .milliseconds(20)
   configuration.joinTimeout = .seconds(10)
   configure(&configuration)
