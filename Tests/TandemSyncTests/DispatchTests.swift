@@ -183,3 +183,35 @@ final class RawClient {
     socket.close()
   }
 }
+
+@Suite("Dispatch from a superseded connection", .serialized)
+struct SupersededConnectionTests {
+  @Test func actionsFromAConnectionReplacedByANewHelloAreIgnored() async throws {
+    let leader = try await makeLeader()
+    let fingerprint = leader.fingerprint
+    let old = RawClient(endpoint: leader.controlEndpoint)
+    let new = RawClient(endpoint: leader.controlEndpoint)
+    defer {
+      old.close()
+      new.close()
+    }
+    func increment(_ number: UInt64) -> ControlRequest {
+      .dispatch(
+        ForwardedAction(
+          client: "same", number: number, tag: "test.increment",
+          payload: Array(#"{"by":1}"#.utf8)))
+    }
+    _ = try old.request(.hello(version: "TSP/1", client: "same", fingerprint: fingerprint))
+    _ = try new.request(.hello(version: "TSP/1", client: "same", fingerprint: fingerprint))
+    // The dead process's last action arrives after the new process said hello: ignored.
+    try old.socket.send(parts: increment(1).frames)
+    let reply = try new.request(increment(1))
+    guard case .ack(_, 1, _, _) = reply else {
+      Issue.record("expected the new connection's action 1 to be applied, got \(reply)")
+      return
+    }
+    #expect(leader.store.state.counter == 1)
+    #expect(try await leader.statistics().counters["supersededDispatches"] == 1)
+    await leader.stop()
+  }
+}

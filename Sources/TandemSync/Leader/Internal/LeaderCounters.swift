@@ -12,6 +12,7 @@ struct LeaderCounters {
   var outOfOrder = 0
   var malformedRequests = 0
   var messagesDropped = 0
+  var supersededDispatches = 0
 
   /// The counts by name.
   var dictionary: [String: Int] {
@@ -22,6 +23,7 @@ struct LeaderCounters {
       "actionsApplied": actionsApplied, "actionsRejected": actionsRejected,
       "duplicates": duplicates, "outOfOrder": outOfOrder,
       "malformedRequests": malformedRequests, "messagesDropped": messagesDropped,
+      "supersededDispatches": supersededDispatches,
     ]
   }
 }

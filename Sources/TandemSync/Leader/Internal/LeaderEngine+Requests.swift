@@ -67,6 +67,7 @@ extension LeaderEngine {
         return
       }
       seen(client, at: nil)
+      owners[client] = routingID
       let lastNumber = history.read { $0.ledger.lastNumber(of: client) }
       log.info("hello from \(client), last action number \(lastNumber)")
       reply(
@@ -94,7 +95,14 @@ extension LeaderEngine {
       counters.catchUpsServed += 1
       reply(to: routingID, .deltas(epoch, Array(deltas)), now: true)
     case .dispatch(let forwarded):
-      seen(forwarded.client, at: nil)
+      if let owner = owners[forwarded.client], owner != routingID {
+        // Sent on a connection the client has since replaced with a new HELLO (a reconnect,
+        // or a restarted process with the same id): the new connection resends what still
+        // matters, in its own numbering. Applying this would reuse numbers.
+        counters.supersededDispatches += 1
+        log.debug("ignored \(forwarded.tag) #\(forwarded.number) from a superseded connection")
+        return
+      }
       dispatch(forwarded, from: routingID, epoch: epoch)
     case .ping(let client, let sequence):
       seen(client, at: sequence)
@@ -173,13 +181,17 @@ extension LeaderEngine {
     recentRejections[origin.client] = rejections
   }
 
-  /// Notes that `client` was heard from, with the sequence its replica reported, if any.
+  /// Notes that the follower `client` was heard from (HELLO or PING), with the sequence its
+  /// replica reported, if any. Followers not heard from for a minute are dropped from the list.
   private func seen(_ client: String, at sequence: UInt64?) {
+    let now = ContinuousClock.now
     let previous = followers[client]?.sequence ?? 0
-    followers[client] = (ContinuousClock.now, sequence ?? previous)
-    if followers.count > 10_000 {
-      let cutoff = ContinuousClock.now - .seconds(3600)
+    followers[client] = (now, sequence ?? previous)
+    if followers.count > 64 || now - lastFollowerSweep > .seconds(10) {
+      lastFollowerSweep = now
+      let cutoff = now - .seconds(60)
       followers = followers.filter { $0.value.lastSeen > cutoff }
+      owners = owners.filter { followers[$0.key] != nil }
     }
   }
 

@@ -23,6 +23,10 @@ final class LeaderEngine<State: Codable & Sendable> {
   var snapshotCache: (sequence: UInt64, document: Frame, hash: UInt64)?
   /// Followers by client id: when last heard from, and the sequence they reported.
   var followers: [String: (lastSeen: ContinuousClock.Instant, sequence: UInt64)] = [:]
+  /// The connection (routing id) that last said HELLO for each client id: the only one whose
+  /// DISPATCH the leader accepts for it.
+  var owners: [String: Frame] = [:]
+  var lastFollowerSweep = ContinuousClock.now
   /// Replies held until the deltas they refer to are published.
   var pendingReplies: [[Frame]] = []
   /// The latest rejections per client, so a resent rejected action is rejected again.
