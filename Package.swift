@@ -67,8 +67,13 @@ let package = Package(
     .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
     .testTarget(name: "TandemSyncTests", dependencies: ["TandemSync"]),
     .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
-    .testTarget(name: "TandemCLITests", dependencies: ["TandemCLI"]),
-    .testTarget(name: "CounterExampleTests", dependencies: ["CounterExample"]),
+    .testTarget(
+      name: "TandemCLITests",
+      dependencies: ["TandemCLI", "Tandem", "StatePatch", "TandemSync", "CommandLineKit"]
+    ),
+    .testTarget(
+      name: "CounterExampleTests", dependencies: ["CounterExample", "Tandem", "TandemSync"]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

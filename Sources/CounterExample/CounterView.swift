@@ -8,7 +8,8 @@ public enum CounterView {
   public static func line(_ state: CounterState, client: String) -> String {
     let yours = state.actionsByClient[client] ?? 0
     let clients = state.actionsByClient.count
-    var line = "count \(state.counter)  (yours \(yours) of \(clients) client\(clients == 1 ? "" : "s"))"
+    var line =
+      "count \(state.counter)  (yours \(yours) of \(clients) client\(clients == 1 ? "" : "s"))"
     if !state.note.isEmpty {
       let note = state.note.count > 24 ? String(state.note.prefix(24)) + "..." : state.note
       line += "  note \"\(note)\""

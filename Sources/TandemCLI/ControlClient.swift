@@ -38,7 +38,8 @@ public struct ControlClient: Sendable {
   /// - Throws: a failure with status ``CommandLineKit/ExitStatus/dataError`` when the leader
   ///   rejects the action, naming the reason.
   public func dispatch(
-    tag: String, payload: JSONValue, client: String = "tandem-cli-" + FollowerConfiguration.randomClientID()
+    tag: String, payload: JSONValue,
+    client: String = "tandem-cli-" + FollowerConfiguration.randomClientID()
   ) throws(CommandFailure) -> (epoch: Epoch, sequence: UInt64) {
     let action = ForwardedAction(
       client: client, number: 1, tag: tag, payload: payload.canonicalBytes())
@@ -97,7 +98,8 @@ public struct ControlClient: Sendable {
       try socket.send(parts: frames)
       guard let parts = try socket.receiveParts(wait: .timeout(connection.timeout)) else {
         throw CommandFailure(
-          .unavailable, LeaderControlError.noReply(
+          .unavailable,
+          LeaderControlError.noReply(
             leader: connection.leader, timeout: connection.timeout
           ).description)
       }
@@ -105,7 +107,8 @@ public struct ControlClient: Sendable {
     } catch let failure as CommandFailure {
       throw failure
     } catch {
-      throw CommandFailure(.unavailable, "cannot reach the leader at \(connection.leader): \(error)")
+      throw CommandFailure(
+        .unavailable, "cannot reach the leader at \(connection.leader): \(error)")
     }
   }
 
@@ -131,4 +134,11 @@ public struct Snapshot: Sendable, Equatable {
   /// The FNV-1a hash of the state's canonical JSON, as the leader computed it.
   public var stateHash: UInt64
   public var state: JSONValue
+
+  public init(epoch: Epoch, sequence: UInt64, stateHash: UInt64, state: JSONValue) {
+    self.epoch = epoch
+    self.sequence = sequence
+    self.stateHash = stateHash
+    self.state = state
+  }
 }

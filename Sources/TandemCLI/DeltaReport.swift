@@ -52,7 +52,9 @@ public struct DeltaReport: Sendable {
         ]))
       return document.canonicalText
     }
-    var lines = ["#\(delta.sequence) \(delta.tag.isEmpty ? "(untagged)" : delta.tag) from \(delta.origin)"]
+    var lines = [
+      "#\(delta.sequence) \(delta.tag.isEmpty ? "(untagged)" : delta.tag) from \(delta.origin)"
+    ]
     for operation in operations {
       lines.append("  " + describe(operation))
     }

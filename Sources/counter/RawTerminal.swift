@@ -39,7 +39,10 @@ final class RawTerminal: Sendable {
 
   /// Puts the terminal back as it was; later calls do nothing.
   func restore() {
-    guard var settings = original.withLock({ saved in defer { saved = nil }; return saved })
+    guard
+      var settings = original.withLock({ saved in
+        defer { saved = nil }; return saved
+      })
     else { return }
     tcsetattr(STDIN_FILENO, TCSAFLUSH, &settings)
   }

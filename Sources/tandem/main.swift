@@ -9,7 +9,9 @@ import CommandLineKit
 let tandem = CommandGroup(
   name: "tandem",
   summary: "Tandem: one application state shared by many processes.",
-  commands: [benchCommand]
+  commands: [
+    watchCommand, snapshotCommand, dispatchCommand, statsCommand, rawCommand, benchCommand,
+  ]
 )
 
 exit(tandem.run(Array(CommandLine.arguments.dropFirst())).rawValue)
