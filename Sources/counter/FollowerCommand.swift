@@ -62,25 +62,33 @@ let followerCommand = Command(
     let statusPath = arguments.option("status-file")
     try arguments.finish()
 
-    let follower = try join(configuration)
-    let status = statusPath.map { StatusFile(path: $0, follower: follower) }
-    status?.start()
-    let terminal = load.increments + load.notes == 0 ? RawTerminal() : nil
-    let shutdown: @Sendable () -> Void = {
-      terminal?.restore()
-      status?.finish()
-      try? blockingAsync { await follower.stop() }
+    let interactive = load.increments + load.notes == 0 && isatty(STDIN_FILENO) == 1
+    if interactive, ProcessInfo.processInfo.environment["TANDEM_LOG"] == nil {
+      // Log lines would break the one redrawn line; errors still show.
+      Logger.level = .error
     }
+    // Raw mode before joining, so keys typed while the follower joins are kept, not flushed.
+    let terminal = interactive ? RawTerminal() : nil
+    let shutdown = Shutdown(terminal: terminal)
     Signals.onTermination { _ in
-      shutdown()
-      if terminal != nil { writeOut("\n") }
+      shutdown.run()
       exit(0)
     }
+    if terminal != nil { writeOut("joining \(leader)...") }
+    let follower: Follower<CounterState>
+    do {
+      follower = try join(configuration)
+    } catch {
+      shutdown.run()
+      throw error
+    }
+    let status = statusPath.map { StatusFile(path: $0, follower: follower) }
+    status?.start()
+    shutdown.attach(follower, status: status)
 
     if let terminal {
       try runInteractive(follower, terminal: terminal)
-      shutdown()
-      writeOut("\n")
+      shutdown.run()
       return
     }
     if load.increments + load.notes > 0 {
@@ -93,7 +101,7 @@ let followerCommand = Command(
         writeOut(report.summary + "\n")
       }
       if !stay {
-        shutdown()
+        shutdown.run()
         if report.failed + report.rejected + report.violations > 0 {
           throw CommandFailure(.failure, "some actions failed or broke read-your-writes")
         }
@@ -119,7 +127,8 @@ private func join(_ configuration: FollowerConfiguration) throws -> Follower<Cou
   }
 }
 
-/// Shows the count and applies keys until `q`, Ctrl-C, Ctrl-D or the end of input.
+/// Shows the count and applies keys until `q`, Ctrl-D or the end of input (Ctrl-C is SIGINT,
+/// handled by the signal thread).
 private func runInteractive(_ follower: Follower<CounterState>, terminal: RawTerminal) throws {
   let screen = CounterScreen(client: follower.clientID)
   follower.store.subscribe(screen)
@@ -131,7 +140,7 @@ private func runInteractive(_ follower: Follower<CounterState>, terminal: RawTer
       action = IncrementCounter(client: client)
     case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "j"):
       action = DecrementCounter(client: client)
-    case UInt8(ascii: "q"), 3, 4:
+    case UInt8(ascii: "q"), UInt8(ascii: "Q"), 4:
       follower.store.unsubscribe(screen)
       return
     default:

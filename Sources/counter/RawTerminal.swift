@@ -6,8 +6,8 @@ import Synchronization
   import Darwin
 #endif
 
-/// Standard input in raw mode (no line buffering, no echo, Ctrl-C as a key), restored on
-/// ``restore()`` from any thread, once.
+/// Standard input in raw mode (no line buffering, no echo; Ctrl-C still sends SIGINT),
+/// restored on ``restore()`` from any thread, once.
 final class RawTerminal: Sendable {
   private let original: Mutex<termios?>
 
@@ -18,12 +18,12 @@ final class RawTerminal: Sendable {
     guard tcgetattr(STDIN_FILENO, &settings) == 0 else { return nil }
     original = Mutex(settings)
     var raw = settings
-    raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG)
+    raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
     withUnsafeMutableBytes(of: &raw.c_cc) { characters in
       characters[Int(VMIN)] = 1
       characters[Int(VTIME)] = 0
     }
-    guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) == 0 else { return nil }
+    guard tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0 else { return nil }
   }
 
   /// Reads one key; `nil` at the end of input.
@@ -44,7 +44,7 @@ final class RawTerminal: Sendable {
         defer { saved = nil }; return saved
       })
     else { return }
-    tcsetattr(STDIN_FILENO, TCSAFLUSH, &settings)
+    tcsetattr(STDIN_FILENO, TCSANOW, &settings)
   }
 }
 

@@ -41,7 +41,7 @@ struct CounterReducerTests {
     let state = CounterState(counter: 42, actionsByClient: ["me": 7, "you": 35])
     #expect(
       CounterView.line(state, client: "me")
-        == "count 42  (yours 7 of 2 clients)  [+] increment  [-] decrement  [q] quit")
+        == "count 42  (you 7 of 42 actions, 2 clients)  [+] increment  [-] decrement  [q] quit")
     let noted = CounterState(
       counter: 1, actionsByClient: ["me": 1], note: String(repeating: "n", count: 40))
     #expect(

@@ -2,6 +2,12 @@ import CommandLineKit
 import TandemCLI
 import TandemSync
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// `tandem watch`: every delta as the leader applies it.
 let watchCommand = Command(
   name: "watch", summary: CommandHelp.watch.summary, usage: CommandHelp.watch.usage,
@@ -12,6 +18,10 @@ let watchCommand = Command(
     configuration.clientID = "tandem-watch-" + FollowerConfiguration.randomClientID()
     configuration.joinTimeout = options.connection.timeout
     let limit = options.count
+    if getenv("TANDEM_LOG") == nil {
+      // The deltas are the output; the follower's joins and resyncs would only interleave.
+      Logger.level = .error
+    }
     try blockingAsync { [configuration] in
       let follower = try await joinLeader(configuration)
       let start = try await follower.statistics()
