@@ -10,10 +10,12 @@ public struct CommandFailure: Error, Equatable, CustomStringConvertible {
   /// What went wrong, in words that say what to do next.
   public var message: String
 
+  /// A failure that ends the process with `status` after printing `message`.
   public init(_ status: ExitStatus, _ message: String) {
     self.status = status
     self.message = message
   }
 
+  /// The message.
   public var description: String { message }
 }

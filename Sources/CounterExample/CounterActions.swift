@@ -5,21 +5,28 @@ import Tandem
 /// `client` is the id of the follower that sent it, counted in
 /// ``CounterState/actionsByClient``; it may be absent (`{}` is a valid payload).
 public struct IncrementCounter: Action, Codable, Equatable, Sendable {
+  /// The client id of the follower that sent it, if it says.
   public var client: String?
+  /// An increment, from `client` when given.
   public init(client: String? = nil) { self.client = client }
 }
 
 /// Subtracts one from the count (ReSwift's `CounterActionDecrease`); tag `counter.decrement`.
 public struct DecrementCounter: Action, Codable, Equatable, Sendable {
+  /// The client id of the follower that sent it, if it says.
   public var client: String?
+  /// A decrement, from `client` when given.
   public init(client: String? = nil) { self.client = client }
 }
 
 /// Replaces the shared note; tag `counter.note`. Large notes make large deltas, which is how the
 /// integration test fills a follower's high-water mark.
 public struct SetNote: Action, Codable, Equatable, Sendable {
+  /// The new note.
   public var text: String
+  /// The client id of the follower that sent it, if it says.
   public var client: String?
+  /// A note of `text`, from `client` when given.
   public init(text: String, client: String? = nil) {
     self.text = text
     self.client = client

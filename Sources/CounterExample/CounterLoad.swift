@@ -22,6 +22,7 @@ public struct CounterLoad: Sendable {
   /// The most receipts awaited at once.
   public var window: Int
 
+  /// A load of `increments` increments, then `notes` notes of `noteBytes` bytes, with at most `window` receipts awaited at once.
   public init(increments: Int, notes: Int = 0, noteBytes: Int = 1024, window: Int = 64) {
     precondition(window >= 1, "CounterLoad needs a window of at least 1")
     self.increments = increments
@@ -96,6 +97,7 @@ public struct CounterLoadReport: Codable, Equatable, Sendable {
   /// Wall-clock time of the run.
   public var seconds = 0.0
 
+  /// An empty report for `client`.
   public init(client: String) {
     self.client = client
   }

@@ -15,6 +15,7 @@ public struct CounterState: Codable, Equatable, Sendable {
   /// The last note set with ``SetNote``.
   public var note = ""
 
+  /// A state with the given count, tallies and note (all empty by default).
   public init(counter: Int = 0, actionsByClient: [String: Int] = [:], note: String = "") {
     self.counter = counter
     self.actionsByClient = actionsByClient

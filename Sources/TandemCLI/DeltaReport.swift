@@ -16,6 +16,7 @@ public struct DeltaReport: Sendable {
   /// Values longer than this many characters are shortened in the text output.
   public var valueWidth = 72
 
+  /// A report of the operations at `path` (all by default), as text or as JSON lines.
   public init(path: JSONPointer = .root, json: Bool = false) {
     self.path = path
     self.json = json

@@ -22,6 +22,7 @@ public struct LeaderConnection: Sendable, Equatable {
       --timeout SECONDS   how long to wait for the leader (default 5)
     """
 
+  /// A connection to `leader`, waiting at most `timeout` for each reply.
   public init(leader: String, timeout: Duration = .seconds(5)) {
     self.leader = leader
     self.timeout = timeout

@@ -4,6 +4,7 @@ import StatePatch
 /// The options of `tandem snapshot` and `tandem watch`: the leader, an optional `--path` into
 /// the state, and `--json` output.
 public struct ReadOptions: Sendable, Equatable {
+  /// The leader and how long to wait for it.
   public var connection: LeaderConnection
   /// The part of the state to show (the root when `--path` is absent).
   public var path: JSONPointer
