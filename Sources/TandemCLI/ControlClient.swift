@@ -27,7 +27,13 @@ public struct ControlClient: Sendable {
     }
     do {
       let state = try JSONParser().parse(document)
+      guard state.canonicalHash() == hash else {
+        throw CommandFailure(
+          .protocolError, "the leader's STATE does not match its own state hash")
+      }
       return Snapshot(epoch: epoch, sequence: sequence, stateHash: hash, state: state)
+    } catch let failure as CommandFailure {
+      throw failure
     } catch {
       throw CommandFailure(.protocolError, "the leader's STATE is not JSON: \(error)")
     }
@@ -125,25 +131,5 @@ public struct ControlClient: Sendable {
     case .noReply: CommandFailure(.unavailable, error.description)
     case .refused, .unexpectedReply: CommandFailure(.protocolError, error.description)
     }
-  }
-}
-
-/// A leader's state at one sequence of one epoch.
-public struct Snapshot: Sendable, Equatable {
-  /// The leader's epoch when it took the snapshot.
-  public var epoch: Epoch
-  /// The sequence of the state.
-  public var sequence: UInt64
-  /// The FNV-1a hash of the state's canonical JSON, as the leader computed it.
-  public var stateHash: UInt64
-  /// The state, as JSON.
-  public var state: JSONValue
-
-  /// A snapshot of `state` at `sequence` of `epoch`.
-  public init(epoch: Epoch, sequence: UInt64, stateHash: UInt64, state: JSONValue) {
-    self.epoch = epoch
-    self.sequence = sequence
-    self.stateHash = stateHash
-    self.state = state
   }
 }
