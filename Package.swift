@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "ZeroMQ", targets: ["ZeroMQ"]),
     .library(name: "TandemSync", targets: ["TandemSync"]),
     .executable(name: "tandem", targets: ["tandem"]),
+    .executable(name: "counter", targets: ["counter"]),
   ],
   targets: [
     // The store: ReSwift's API, thread-safe, in Swift 6.
@@ -48,7 +49,24 @@ let package = Package(
     // The operator CLI and the benchmarks (`tandem bench ...`).
     .executableTarget(
       name: "tandem",
-      dependencies: ["Tandem", "StatePatch", "ZeroMQ", "TandemSync", "CommandLineKit", "CZeroMQBaseline"]
+      dependencies: [
+        "Tandem", "StatePatch", "ZeroMQ", "TandemSync", "CommandLineKit", "CZeroMQBaseline",
+        "TandemCLI",
+      ]
+    ),
+
+    // What the operator CLI's commands do, apart from their wiring: options, requests, output.
+    .target(
+      name: "TandemCLI",
+      dependencies: ["StatePatch", "ZeroMQ", "TandemSync", "CommandLineKit"]
+    ),
+
+    // ReSwift's CounterExample across processes: the state, actions and reducer, and the
+    // `counter leader` / `counter follower` executable.
+    .target(name: "CounterExample", dependencies: ["Tandem", "StatePatch", "TandemSync"]),
+    .executableTarget(
+      name: "counter",
+      dependencies: ["CounterExample", "Tandem", "StatePatch", "TandemSync", "CommandLineKit"]
     ),
 
     .testTarget(name: "TandemTests", dependencies: ["Tandem"]),
@@ -56,6 +74,13 @@ let package = Package(
     .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
     .testTarget(name: "TandemSyncTests", dependencies: ["TandemSync"]),
     .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
+    .testTarget(
+      name: "TandemCLITests",
+      dependencies: ["TandemCLI", "Tandem", "StatePatch", "TandemSync", "CommandLineKit"]
+    ),
+    .testTarget(
+      name: "CounterExampleTests", dependencies: ["CounterExample", "Tandem", "TandemSync"]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -67,6 +67,9 @@ public struct CommandGroup: Sendable {
       printError(
         "\(name) \(command.name): \(error)\nUsage: \(name) \(command.name) \(command.usage)")
       return .usage
+    } catch let failure as CommandFailure {
+      printError("\(name) \(command.name): \(failure.message)")
+      return failure.status
     } catch {
       printError("\(name) \(command.name): \(error)")
       return .failure

@@ -13,5 +13,11 @@ public enum ExitStatus: Int32, Sendable {
   case success = 0
   case failure = 1
   case usage = 64
+  /// The input was understood but refused, e.g. a rejected action (EX_DATAERR).
+  case dataError = 65
+  /// What was asked for does not exist, e.g. no value at a JSON pointer (EX_NOINPUT).
+  case notFound = 66
   case unavailable = 69
+  /// The other side spoke but not as expected: a protocol or schema mismatch (EX_PROTOCOL).
+  case protocolError = 76
 }

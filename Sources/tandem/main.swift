@@ -9,7 +9,10 @@ import CommandLineKit
 let tandem = CommandGroup(
   name: "tandem",
   summary: "Tandem: one application state shared by many processes.",
-  commands: [benchCommand, journalCommand]
+  commands: [
+    watchCommand, snapshotCommand, dispatchCommand, statsCommand, rawCommand, journalCommand,
+    benchCommand,
+  ]
 )
 
 exit(tandem.run(Array(CommandLine.arguments.dropFirst())).rawValue)

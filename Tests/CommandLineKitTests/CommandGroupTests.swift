@@ -37,3 +37,19 @@ struct CommandGroupTests {
     #expect(group.run(["fail"]) == .failure)
   }
 }
+
+@Suite("Command failures")
+struct CommandFailureTests {
+  @Test func aCommandFailureEndsWithItsStatus() {
+    let group = CommandGroup(
+      name: "tool", summary: "A tool.",
+      commands: [
+        Command(
+          name: "refuse", summary: "Refused", usage: "",
+          run: { _ in
+            throw CommandFailure(.dataError, "refused")
+          })
+      ])
+    #expect(group.run(["refuse"]) == .dataError)
+  }
+}

@@ -1,0 +1,103 @@
+/// The summary and usage text of each `tandem` operator command, as `tandem <command> --help`
+/// prints them.
+public struct CommandHelp: Sendable {
+  /// The one-line summary in `tandem --help`.
+  public var summary: String
+  /// Everything after `Usage: tandem <command> ` in the command's help.
+  public var usage: String
+
+  /// `tandem watch`.
+  public static let watch = CommandHelp(
+    summary: "Stream the leader's deltas (sequence, tag, origin, patch) as they are applied.",
+    usage: """
+      --leader ENDPOINT [--path /json/pointer] [--json] [--count N]
+
+      Joins the leader as a follower and prints each delta as it arrives, until interrupted
+      (Ctrl-C) or --count deltas were printed. A jump in sequence (the follower resynced from a
+      snapshot) is shown as a resync line.
+
+      Options:
+      \(LeaderConnection.help)
+        --path POINTER      show only patch operations at, inside or above this JSON pointer
+                            (RFC 6901, e.g. /counter); deltas touching nothing there are skipped
+        --json              one canonical JSON object per line: {"epoch","origin":{"client",
+                            "number"},"patch":[...],"sequence","tag"}; a resync is
+                            {"epoch","event":"resync","from","sequence"}
+        --count N           exit after N deltas
+
+      \(ExitCodes.help)
+      """)
+
+  /// `tandem snapshot`.
+  public static let snapshot = CommandHelp(
+    summary: "Print the leader's state, or the part of it at a JSON pointer.",
+    usage: """
+      --leader ENDPOINT [--path /json/pointer] [--json]
+
+      Asks the leader for a snapshot and prints the value at --path (the whole state by
+      default): indented for people, or with --json as one line of canonical JSON (sorted keys,
+      no spaces: byte-for-byte comparable between replicas). The epoch and sequence of the
+      snapshot go to standard error.
+
+      Options:
+      \(LeaderConnection.help)
+        --path POINTER      the part of the state to print (RFC 6901, e.g. /counter)
+        --json              canonical JSON on one line
+
+      \(ExitCodes.help)
+      """)
+
+  /// `tandem dispatch`.
+  public static let dispatch = CommandHelp(
+    summary: "Send one action to the leader and print the sequence at which it took effect.",
+    usage: """
+      --leader ENDPOINT --type TAG [--json PAYLOAD]
+
+      Forwards the action registered under TAG with the JSON PAYLOAD, exactly once, and prints
+      the sequence the leader acknowledged (a number alone on standard output). A rejection
+      (unknown tag, undecodable payload, refused by the application) prints the reason and exits
+      with status 65.
+
+      Options:
+      \(LeaderConnection.help)
+        --type TAG          the action's registered tag, e.g. counter.increment
+        --json PAYLOAD      the action as JSON (default {}), e.g. --json '{"text": "hi"}'
+
+      \(ExitCodes.help)
+      """)
+
+  /// `tandem stats`.
+  public static let stats = CommandHelp(
+    summary: "Show the leader's epoch, sequence, backlog, counters and followers with lag.",
+    usage: """
+      --leader ENDPOINT [--json] [--max-lag N]
+
+      Prints the leader's statistics: a table for people, or with --json one canonical JSON
+      object (epoch, sequence, backlogCount, backlogOldest, counters, followers with client,
+      lag and lastSeenMillisecondsAgo). Exits 0 when the leader answers: a health check.
+
+      Options:
+      \(LeaderConnection.help)
+        --json              one canonical JSON object
+        --max-lag N         exit with status 1 when a follower lags more than N sequences
+
+      \(ExitCodes.help)
+      """)
+
+  /// `tandem raw`.
+  public static let raw = CommandHelp(
+    summary: "Send raw frames to the leader's control socket and print the reply (debugging).",
+    usage: """
+      --leader ENDPOINT FRAME...
+
+      Sends one multipart message, one frame per FRAME word, and prints each frame of the reply
+      on a line. A word x:HEX is binary (x:0000000000000001 is the 8-byte big-endian 1, x: an
+      empty frame); any other word is its UTF-8 text. Printable replies are shown as text,
+      others as x:HEX. For example: tandem raw --leader tcp://127.0.0.1:5600 PING cli x:00
+
+      Options:
+      \(LeaderConnection.help)
+
+      \(ExitCodes.help)
+      """)
+}

@@ -1,0 +1,135 @@
+import CommandLineKit
+import StatePatch
+import TandemSync
+import ZeroMQ
+
+/// One-shot requests to a leader's control socket from a command-line tool: a snapshot, a
+/// dispatch, statistics, or raw frames for debugging.
+///
+/// Every call connects a `DEALER`, sends one request, waits at most the connection's timeout for
+/// the reply and closes the socket. Calls block the calling thread: use them from a command's
+/// main thread. Failures are ``CommandLineKit/CommandFailure``s whose status follows
+/// ``ExitCodes``.
+public struct ControlClient: Sendable {
+  /// Where and how long.
+  public var connection: LeaderConnection
+
+  /// A client for the leader and timeout in `connection`.
+  public init(_ connection: LeaderConnection) {
+    self.connection = connection
+  }
+
+  /// The leader's state as of one sequence (`SNAPSHOT`), consistent with its epoch and hash.
+  public func snapshot() throws(CommandFailure) -> Snapshot {
+    let reply = try request(ControlRequest.snapshot.frames)
+    guard case .state(let epoch, let sequence, let hash, let document) = reply else {
+      throw unexpected(reply, wanted: "STATE")
+    }
+    do {
+      let state = try JSONParser().parse(document)
+      guard state.canonicalHash() == hash else {
+        throw CommandFailure(
+          .protocolError, "the leader's STATE does not match its own state hash")
+      }
+      return Snapshot(epoch: epoch, sequence: sequence, stateHash: hash, state: state)
+    } catch let failure as CommandFailure {
+      throw failure
+    } catch {
+      throw CommandFailure(.protocolError, "the leader's STATE is not JSON: \(error)")
+    }
+  }
+
+  /// Forwards one action as a new client with action number 1 (`DISPATCH`): the leader applies
+  /// it exactly once. Returns the epoch and sequence at which it took effect.
+  ///
+  /// - Throws: a failure with status ``CommandLineKit/ExitStatus/dataError`` when the leader
+  ///   rejects the action, naming the reason.
+  public func dispatch(
+    tag: String, payload: JSONValue,
+    client: String = "tandem-cli-" + FollowerConfiguration.randomClientID()
+  ) throws(CommandFailure) -> (epoch: Epoch, sequence: UInt64) {
+    let action = ForwardedAction(
+      client: client, number: 1, tag: tag, payload: payload.canonicalBytes())
+    let reply = try request(ControlRequest.dispatch(action).frames)
+    switch reply {
+    case .ack(_, _, let epoch, let sequence):
+      return (epoch, sequence)
+    case .reject(_, _, let rejection):
+      throw CommandFailure(.dataError, "the leader rejected \(tag): \(rejection)")
+    default:
+      throw unexpected(reply, wanted: "ACK or REJECT")
+    }
+  }
+
+  /// The leader's statistics (`STATS`).
+  public func statistics() throws(CommandFailure) -> LeaderStatistics {
+    do {
+      return try LeaderControl(leader: connection.leader, timeout: connection.timeout).statistics()
+    } catch let error as LeaderControlError {
+      throw Self.failure(error)
+    } catch {
+      throw CommandFailure(.unavailable, "\(error)")
+    }
+  }
+
+  /// Sends `frames` as they are and returns the reply's frames, without interpreting either.
+  public func raw(_ frames: [[UInt8]]) throws(CommandFailure) -> [[UInt8]] {
+    try exchange(frames)
+  }
+
+  /// Sends a request and decodes the reply; an `ERROR` reply becomes a failure.
+  private func request(_ frames: [Frame]) throws(CommandFailure) -> ControlReply {
+    let parts = try exchange(frames)
+    let reply: ControlReply
+    do {
+      reply = try ControlReply(frames: parts)
+    } catch {
+      throw CommandFailure(.protocolError, "the leader's reply is malformed: \(error)")
+    }
+    if case .error(let code, let message) = reply {
+      throw CommandFailure(.protocolError, "the leader refused the request (\(code)): \(message)")
+    }
+    return reply
+  }
+
+  private func exchange(_ frames: [[UInt8]]) throws(CommandFailure) -> [[UInt8]] {
+    guard let endpoint = Endpoint(parsing: connection.leader) else {
+      throw CommandFailure(.usage, "'\(connection.leader)' is not an endpoint")
+    }
+    do {
+      let context = Context()
+      let socket = try Socket(context, .dealer)
+      defer { socket.close() }
+      try socket.set(.linger, .zero)
+      try socket.connect(endpoint)
+      try socket.send(parts: frames)
+      guard let parts = try socket.receiveParts(wait: .timeout(connection.timeout)) else {
+        throw CommandFailure(
+          .unavailable,
+          LeaderControlError.noReply(
+            leader: connection.leader, timeout: connection.timeout
+          ).description)
+      }
+      return parts
+    } catch let failure as CommandFailure {
+      throw failure
+    } catch {
+      throw CommandFailure(
+        .unavailable, "cannot reach the leader at \(connection.leader): \(error)")
+    }
+  }
+
+  private func unexpected(_ reply: ControlReply, wanted: String) -> CommandFailure {
+    let command = reply.frames.first.map { String(decoding: $0, as: UTF8.self) } ?? "nothing"
+    return CommandFailure(.protocolError, "the leader answered \(command), not \(wanted)")
+  }
+
+  /// The failure, with its exit status, for an error of ``TandemSync/LeaderControl``.
+  static func failure(_ error: LeaderControlError) -> CommandFailure {
+    switch error {
+    case .invalidEndpoint: CommandFailure(.usage, error.description)
+    case .noReply: CommandFailure(.unavailable, error.description)
+    case .refused, .unexpectedReply: CommandFailure(.protocolError, error.description)
+    }
+  }
+}

@@ -1,0 +1,115 @@
+import StatePatch
+import TandemSync
+
+/// How `tandem watch` shows deltas: one block of lines per delta for people, one canonical JSON
+/// document per line for scripts, optionally only the operations that touch one path.
+///
+/// ```text
+/// #42 counter.increment from 9c1e...#7
+///   replace /count 42
+/// ```
+public struct DeltaReport: Sendable {
+  /// Only operations whose path is this pointer, inside it, or above it are shown.
+  public var path: JSONPointer
+  /// Canonical JSON lines instead of text.
+  public var json: Bool
+  /// Values longer than this many characters are shortened in the text output.
+  public var valueWidth = 72
+
+  /// A report of the operations at `path` (all by default), as text or as JSON lines.
+  public init(path: JSONPointer = .root, json: Bool = false) {
+    self.path = path
+    self.json = json
+  }
+
+  /// The output for `delta`, or `nil` when none of its operations touch ``path``.
+  public func render(_ delta: Delta, epoch: Epoch) throws(JSONPatchError) -> String? {
+    let patch: JSONPatch
+    do {
+      patch = try JSONPatch(json: JSONParser().parse(delta.patch))
+    } catch let error as JSONPatchError {
+      throw error
+    } catch {
+      throw JSONPatchError(
+        operationIndex: 0, pointer: .root, reason: .malformed("the patch is not JSON: \(error)"))
+    }
+    let operations = patch.operations.filter(touchesPath)
+    if operations.isEmpty && !path.isRoot { return nil }
+    if json {
+      let document: JSONValue = .object(
+        JSONObject([
+          ("epoch", .string(epoch.description)),
+          ("sequence", .uint(delta.sequence).normalized),
+          ("tag", .string(delta.tag)),
+          (
+            "origin",
+            .object(
+              JSONObject([
+                ("client", .string(delta.origin.client)),
+                ("number", .uint(delta.origin.number).normalized),
+              ]))
+          ),
+          ("patch", JSONPatch(operations).json),
+        ]))
+      return document.canonicalText
+    }
+    var lines = [
+      "#\(delta.sequence) \(delta.tag.isEmpty ? "(untagged)" : delta.tag) from \(delta.origin)"
+    ]
+    for operation in operations {
+      lines.append("  " + describe(operation))
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  /// The line that marks a resync: the replica jumped from `old` to `new` without deltas.
+  public func resync(epoch: Epoch, from old: UInt64, to new: UInt64) -> String {
+    if json {
+      return JSONValue.object(
+        JSONObject([
+          ("event", .string("resync")), ("epoch", .string(epoch.description)),
+          ("from", .uint(old).normalized), ("sequence", .uint(new).normalized),
+        ])
+      ).canonicalText
+    }
+    return "-- resynced from a snapshot: sequence \(old) -> \(new) (epoch \(epoch))"
+  }
+
+  private func touchesPath(_ operation: PatchOperation) -> Bool {
+    if path.isRoot { return true }
+    var pointers = [operation.path]
+    switch operation {
+    case .move(let from, _), .copy(let from, _): pointers.append(from)
+    default: break
+    }
+    return pointers.contains { $0.isPrefix(of: path) || path.isPrefix(of: $0) }
+  }
+
+  private func describe(_ operation: PatchOperation) -> String {
+    switch operation {
+    case .add(let path, let value), .replace(let path, let value), .test(let path, let value):
+      "\(operation.name) \(display(path)) \(shorten(value.canonicalText))"
+    case .remove(let path):
+      "remove \(display(path))"
+    case .move(let from, let path), .copy(let from, let path):
+      "\(operation.name) \(display(from)) -> \(display(path))"
+    }
+  }
+
+  private func display(_ pointer: JSONPointer) -> String {
+    pointer.isRoot ? "(root)" : pointer.description
+  }
+
+  private func shorten(_ text: String) -> String {
+    guard text.count > valueWidth else { return text }
+    return String(text.prefix(valueWidth)) + "... (\(text.utf8.count) bytes)"
+  }
+}
+
+extension JSONValue {
+  /// An unsigned integer as JSON's canonical number kind: `int` when it fits.
+  var normalized: JSONValue {
+    if case .uint(let value) = self, value <= UInt64(Int64.max) { return .int(Int64(value)) }
+    return self
+  }
+}

@@ -1,0 +1,14 @@
+/// The exit statuses of the `tandem` commands, as their help lists them.
+public enum ExitCodes {
+  /// The help section listing every status a command that talks to a leader can end with.
+  public static let help = """
+    Exit status:
+      0   success
+      1   an unexpected failure (the message says which)
+      64  the command was called wrongly (see the usage above)
+      65  the leader rejected the action (dispatch)
+      66  nothing at the --path in the leader's state (snapshot)
+      69  the leader did not answer in time, or the endpoint is unreachable
+      76  the leader answered but refused the request or spoke an unexpected protocol
+    """
+}

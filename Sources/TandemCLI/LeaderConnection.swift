@@ -1,0 +1,57 @@
+import CommandLineKit
+import ZeroMQ
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The options every `tandem` command that talks to a leader shares: `--leader ENDPOINT` (or the
+/// `TANDEM_LEADER` environment variable) and `--timeout SECONDS`.
+public struct LeaderConnection: Sendable, Equatable {
+  /// The leader's control endpoint, e.g. `tcp://127.0.0.1:5600`.
+  public var leader: String
+  /// How long to wait for the leader to answer.
+  public var timeout: Duration
+
+  /// The help lines for these options.
+  public static let help = """
+      --leader ENDPOINT   the leader's control endpoint, e.g. tcp://127.0.0.1:5600
+                          (default: the TANDEM_LEADER environment variable)
+      --timeout SECONDS   how long to wait for the leader (default 5)
+    """
+
+  /// A connection to `leader`, waiting at most `timeout` for each reply.
+  public init(leader: String, timeout: Duration = .seconds(5)) {
+    self.leader = leader
+    self.timeout = timeout
+  }
+
+  /// Reads `--leader` and `--timeout` from `arguments`; `environment` stands in for
+  /// `TANDEM_LEADER` (the process environment when `nil`).
+  public init(
+    _ arguments: inout CommandLineArguments, environment: String?? = nil
+  ) throws(UsageError) {
+    let fallback = environment ?? Self.environmentLeader()
+    guard let leader = arguments.option("leader") ?? fallback, !leader.isEmpty else {
+      throw UsageError(
+        "missing --leader: give the leader's control endpoint (the line `counter leader` "
+          + "prints first), e.g. --leader tcp://127.0.0.1:5600, or set TANDEM_LEADER")
+    }
+    guard let endpoint = Endpoint(parsing: leader), !endpoint.address.isEmpty else {
+      throw UsageError(
+        "'\(leader)' is not an endpoint: use tcp://HOST:PORT, ipc://PATH or inproc://NAME")
+    }
+    if endpoint.transport == "tcp", endpoint.port == nil {
+      throw UsageError("'\(leader)' has no port: use tcp://HOST:PORT, e.g. tcp://127.0.0.1:5600")
+    }
+    let seconds = try arguments.integer("timeout", default: 5, in: 1...3600)
+    self.init(leader: leader, timeout: .seconds(seconds))
+  }
+
+  private static func environmentLeader() -> String? {
+    guard let value = getenv("TANDEM_LEADER") else { return nil }
+    return String(cString: value)
+  }
+}

@@ -1,0 +1,60 @@
+import CommandLineKit
+import CounterExample
+import Foundation
+import Tandem
+import TandemSync
+
+/// `counter leader`: owns the counter's state and serves followers until SIGINT or SIGTERM.
+let leaderCommand = Command(
+  name: "leader",
+  summary: "Run the leader: it owns the count and serves followers until SIGINT or SIGTERM.",
+  usage: """
+    [--control ENDPOINT] [--updates ENDPOINT] [--heartbeat-ms N] [--hwm N]
+
+    Prints its control endpoint (the one followers and `tandem` are given) on the first line of
+    standard output, then logs to standard error (TANDEM_LOG=error|info|debug).
+
+    Options:
+      --control ENDPOINT    where the control socket binds (default tcp://127.0.0.1:*, a free
+                            port; use tcp://*:5600 to serve other hosts)
+      --updates ENDPOINT    where the updates socket binds (default tcp://127.0.0.1:*)
+      --advertise ENDPOINT  the updates endpoint followers are told to connect to (default: the
+                            bound one; followers replace a wildcard host by the leader's host)
+      --heartbeat-ms N      heartbeat interval when idle, in milliseconds (default 500)
+      --hwm N               send high-water mark of the updates socket, in messages per
+                            follower (default 100000); past it deltas are dropped and the
+                            follower repairs the gap
+
+    Exit status: 0 after a clean stop on SIGINT or SIGTERM, 64 on a usage error, 69 when an
+    endpoint cannot be bound.
+    """,
+  run: { words in
+    var arguments = try CommandLineArguments(words)
+    var configuration = LeaderConfiguration(
+      control: arguments.option("control") ?? "tcp://127.0.0.1:*",
+      updates: arguments.option("updates") ?? "tcp://127.0.0.1:*")
+    configuration.advertisedUpdates = arguments.option("advertise")
+    configuration.heartbeatInterval = .milliseconds(
+      try arguments.integer("heartbeat-ms", default: 500, in: 10...60_000))
+    configuration.updatesHighWaterMark = Int32(
+      try arguments.integer("hwm", default: 100_000, in: 1...10_000_000))
+    try arguments.finish()
+
+    let store = Store<CounterState>(reducer: counterReducer, state: CounterState())
+    let leader: Leader<CounterState>
+    do {
+      leader = try blockingAsync { [configuration] in
+        try await Leader(store: store, registry: counterRegistry, configuration: configuration)
+      }
+    } catch {
+      throw CommandFailure(
+        .unavailable,
+        "cannot start the leader on \(configuration.control) and \(configuration.updates): "
+          + "\(error). Is another process using the port?")
+    }
+    writeOut(leader.controlEndpoint + "\n")
+    let signal = Signals.wait()
+    Logger(label: "counter-leader").info(
+      "signal \(signal): stopping at sequence \(leader.sequence)")
+    try blockingAsync { await leader.stop() }
+  })

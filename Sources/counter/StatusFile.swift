@@ -1,0 +1,74 @@
+import CommandLineKit
+import CounterExample
+import Foundation
+import StatePatch
+import Synchronization
+import TandemSync
+
+/// A follower's status as a JSON file, rewritten (atomically) every 100 ms and once more at exit,
+/// for scripts that watch a follower from outside: its statistics, its state (also as canonical
+/// JSON text, to compare byte for byte with `tandem snapshot --json`) and its load report.
+final class StatusFile: Sendable {
+  private let path: String
+  private let follower: Follower<CounterState>
+  private let report = Mutex<CounterLoadReport?>(nil)
+  private let finished = Atomic<Bool>(false)
+
+  init(path: String, follower: Follower<CounterState>) {
+    self.path = path
+    self.follower = follower
+  }
+
+  /// Starts rewriting the file every 100 ms on a thread of its own.
+  func start() {
+    let thread = Thread { [self] in
+      while !finished.load(ordering: .acquiring) {
+        try? write(done: false)
+        usleep(100_000)
+      }
+    }
+    thread.name = "counter-status"
+    thread.start()
+  }
+
+  /// Records the load's outcome for the next write.
+  func record(_ outcome: CounterLoadReport) {
+    report.withLock { $0 = outcome }
+  }
+
+  /// Writes the file a last time with `"done": true` and stops the periodic writes.
+  func finish() {
+    finished.store(true, ordering: .releasing)
+    try? write(done: true)
+  }
+
+  private func write(done: Bool) throws {
+    let follower = self.follower
+    // A state and a sequence that belong together: read the sequence around the state until it
+    // did not move.
+    var (statistics, state) = try blockingAsync {
+      (try await follower.statistics(), follower.store.state!)
+    }
+    for _ in 0..<10 {
+      let again = try blockingAsync { try await follower.statistics() }
+      if again.sequence == statistics.sequence { break }
+      statistics = again
+      state = follower.store.state
+    }
+    var encoder = StateEncoder()
+    let stateJSON = try encoder.encode(state)
+    var members: [(key: String, value: JSONValue)] = [
+      ("client", .string(follower.clientID)),
+      ("sequence", .int(Int64(statistics.sequence))),
+      ("statistics", try encoder.encode(statistics)),
+      ("state", stateJSON),
+      ("canonicalState", .string(stateJSON.canonicalText)),
+      ("done", .bool(done)),
+    ]
+    if let report = report.withLock({ $0 }) {
+      members.append(("load", try encoder.encode(report)))
+    }
+    let bytes = JSONValue.object(JSONObject(members)).canonicalBytes() + [UInt8(ascii: "\n")]
+    try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+  }
+}

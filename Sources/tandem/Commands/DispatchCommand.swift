@@ -1,0 +1,12 @@
+import CommandLineKit
+import TandemCLI
+
+/// `tandem dispatch`: one action, exactly once; prints the acknowledged sequence.
+let dispatchCommand = Command(
+  name: "dispatch", summary: CommandHelp.dispatch.summary, usage: CommandHelp.dispatch.usage,
+  run: { words in
+    let options = try DispatchOptions(arguments: words)
+    let (_, sequence) = try ControlClient(options.connection).dispatch(
+      tag: options.tag, payload: options.payload)
+    writeLine(String(sequence))
+  })

@@ -1,0 +1,30 @@
+import TandemCLI
+import Testing
+
+@Suite("Help of the tandem commands")
+struct HelpTests {
+  static let commands: [(String, CommandHelp, [String])] = [
+    ("watch", .watch, ["--leader", "--path", "--json", "--count", "--timeout"]),
+    ("snapshot", .snapshot, ["--leader", "--path", "--json", "--timeout"]),
+    ("dispatch", .dispatch, ["--leader", "--type", "--json", "--timeout"]),
+    ("stats", .stats, ["--leader", "--json", "--max-lag", "--timeout"]),
+    ("raw", .raw, ["--leader", "FRAME", "--timeout"]),
+  ]
+
+  @Test(arguments: commands.map(\.0))
+  func everyOptionIsDocumented(_ name: String) {
+    let (_, help, options) = Self.commands.first { $0.0 == name }!
+    for option in options {
+      #expect(help.usage.contains(option), "\(name) --help does not mention \(option)")
+    }
+    #expect(!help.summary.isEmpty && help.summary.count <= 90)
+  }
+
+  @Test(arguments: commands.map(\.0))
+  func everyExitStatusIsDocumented(_ name: String) {
+    let (_, help, _) = Self.commands.first { $0.0 == name }!
+    for status in ["0", "1", "64", "65", "66", "69", "76"] {
+      #expect(help.usage.contains("\n  \(status) "), "\(name) --help lacks exit status \(status)")
+    }
+  }
+}

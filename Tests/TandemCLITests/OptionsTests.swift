@@ -1,0 +1,104 @@
+import CommandLineKit
+import StatePatch
+import TandemCLI
+import Testing
+
+@Suite("Command-line options of the tandem commands")
+struct OptionsTests {
+  let leader = "tcp://127.0.0.1:5600"
+
+  @Test func aMissingLeaderSaysWhereToFindOne() {
+    #expect {
+      _ = try ReadOptions(arguments: ["--json"], environment: .some(nil))
+    } throws: { error in
+      "\(error)".contains("missing --leader") && "\(error)".contains("TANDEM_LEADER")
+    }
+  }
+
+  @Test func theEnvironmentSuppliesTheLeader() throws {
+    let options = try ReadOptions(arguments: [], environment: .some(leader))
+    #expect(options.connection.leader == leader)
+    #expect(options.connection.timeout == .seconds(5))
+  }
+
+  @Test func anEndpointMustHaveATransportAndATcpPort() {
+    #expect(throws: UsageError.self) {
+      try ReadOptions(arguments: ["--leader", "127.0.0.1:5600"], environment: .some(nil))
+    }
+    #expect {
+      try ReadOptions(arguments: ["--leader", "tcp://127.0.0.1"], environment: .some(nil))
+    } throws: { error in
+      "\(error)".contains("has no port")
+    }
+  }
+
+  @Test func pathJsonTimeoutAndCountAreRead() throws {
+    let options = try ReadOptions(
+      arguments: [
+        "--leader", leader, "--path", "/a~1b/0", "--json", "--timeout", "2",
+        "--count", "3",
+      ],
+      allowsCount: true)
+    #expect(options.path == JSONPointer(tokens: ["a/b", "0"]))
+    #expect(options.json)
+    #expect(options.count == 3)
+    #expect(options.connection.timeout == .seconds(2))
+  }
+
+  @Test func snapshotDoesNotTakeACount() {
+    #expect(throws: UsageError("unknown option --count")) {
+      try ReadOptions(arguments: ["--leader", leader, "--count", "3"])
+    }
+  }
+
+  @Test func aBadPointerExplainsTheSyntax() {
+    #expect {
+      try ReadOptions(arguments: ["--leader", leader, "--path", "counter"])
+    } throws: { error in
+      "\(error)".contains("is not a JSON pointer") && "\(error)".contains("~1")
+    }
+  }
+
+  @Test func aCountMustBePositive() {
+    #expect(throws: UsageError.self) {
+      try ReadOptions(arguments: ["--leader", leader, "--count", "0"], allowsCount: true)
+    }
+  }
+
+  @Test func dispatchNeedsATypeAndDefaultsToAnEmptyPayload() throws {
+    #expect {
+      try DispatchOptions(arguments: ["--leader", leader])
+    } throws: { error in
+      "\(error)".contains("missing --type")
+    }
+    let options = try DispatchOptions(arguments: ["--leader", leader, "--type", "shelf.add"])
+    #expect(options.tag == "shelf.add")
+    #expect(options.payload == .object(JSONObject()))
+  }
+
+  @Test func dispatchReadsItsPayloadAsJSON() throws {
+    let options = try DispatchOptions(
+      arguments: ["--leader", leader, "--type", "shelf.add", "--json", #"{"title": "Dune"}"#])
+    #expect(options.payload == ["title": "Dune"])
+    #expect {
+      try DispatchOptions(arguments: ["--leader", leader, "--type", "t", "--json", "{title}"])
+    } throws: { error in
+      "\(error)".contains("--json is not valid JSON")
+    }
+  }
+
+  @Test func statsReadsJsonAndMaximumLag() throws {
+    let options = try StatsOptions(arguments: ["--leader", leader, "--json", "--max-lag", "10"])
+    #expect(options.json)
+    #expect(options.maximumLag == 10)
+    #expect(throws: UsageError.self) {
+      try StatsOptions(arguments: ["--leader", leader, "--max-lag", "-1"])
+    }
+  }
+
+  @Test func unknownOptionsAreReported() {
+    #expect(throws: UsageError("unknown option --jsn")) {
+      try StatsOptions(arguments: ["--leader", leader, "--jsn", "1"])
+    }
+  }
+}

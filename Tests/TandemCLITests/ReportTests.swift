@@ -1,0 +1,156 @@
+import CommandLineKit
+import StatePatch
+import TandemCLI
+import TandemSync
+import Testing
+
+@Suite("Output of the tandem commands")
+struct ReportTests {
+  let epoch = Epoch(rawValue: 0xABC)
+
+  func delta(_ patch: String, sequence: UInt64 = 7) -> Delta {
+    Delta(
+      sequence: sequence, origin: Origin(client: "web-1", number: 3), tag: "shelf.add",
+      patch: Array(patch.utf8))
+  }
+
+  @Test func prettyJSONIndentsNestedValues() {
+    let value: JSONValue = ["count": 2, "books": ["Dune", "Emma"], "empty": [:], "none": []]
+    #expect(
+      PrettyJSON.text(value) == """
+        {
+          "books": [
+            "Dune",
+            "Emma"
+          ],
+          "count": 2,
+          "empty": {},
+          "none": []
+        }
+        """)
+    #expect(PrettyJSON.text("a\"b") == #""a\"b""#)
+  }
+
+  @Test func aDeltaReadsAsOneLinePerOperation() throws {
+    let text = try DeltaReport().render(
+      delta(
+        #"[{"op":"replace","path":"/count","value":2},{"op":"add","path":"/books/-","value":"Emma"}]"#
+      ),
+      epoch: epoch)
+    #expect(
+      text == """
+        #7 shelf.add from web-1#3
+          replace /count 2
+          add /books/- "Emma"
+        """)
+  }
+
+  @Test func aDeltaInJSONIsOneCanonicalLine() throws {
+    let text = try DeltaReport(json: true).render(
+      delta(#"[{"op":"replace","path":"/count","value":2}]"#), epoch: epoch)
+    #expect(
+      text
+        == #"{"epoch":"0000000000000abc","origin":{"client":"web-1","number":3},"patch":[{"op":"replace","path":"/count","value":2}],"sequence":7,"tag":"shelf.add"}"#
+    )
+  }
+
+  @Test func aPathKeepsOnlyTheOperationsThatTouchIt() throws {
+    let patch =
+      #"[{"op":"replace","path":"/count","value":2},{"op":"add","path":"/books/-","value":"E"}]"#
+    let report = DeltaReport(path: "/books")
+    #expect(
+      try report.render(delta(patch), epoch: epoch)
+        == "#7 shelf.add from web-1#3\n  add /books/- \"E\"")
+    #expect(try DeltaReport(path: "/title").render(delta(patch), epoch: epoch) == nil)
+    let root = #"[{"op":"replace","path":"","value":{}}]"#
+    #expect(try report.render(delta(root), epoch: epoch)?.contains("replace (root) {}") == true)
+  }
+
+  @Test func longValuesAreShortenedForPeopleOnly() throws {
+    let long = String(repeating: "x", count: 500)
+    let patch = #"[{"op":"replace","path":"/note","value":"\#(long)"}]"#
+    let text = try DeltaReport().render(delta(patch), epoch: epoch)!
+    #expect(text.contains("... (502 bytes)"))
+    #expect(text.count < 200)
+    #expect(try DeltaReport(json: true).render(delta(patch), epoch: epoch)!.contains(long))
+  }
+
+  @Test func aMalformedPatchIsAnError() {
+    #expect(throws: JSONPatchError.self) {
+      try DeltaReport().render(delta("not json"), epoch: epoch)
+    }
+  }
+
+  @Test func aResyncIsMarked() {
+    #expect(DeltaReport().resync(epoch: epoch, from: 3, to: 90).contains("sequence 3 -> 90"))
+    #expect(
+      DeltaReport(json: true).resync(epoch: epoch, from: 3, to: 90)
+        == #"{"epoch":"0000000000000abc","event":"resync","from":3,"sequence":90}"#)
+  }
+
+  // LeaderStatistics has no public memberwise initializer: build it as `tandem stats` does,
+  // from the leader's JSON.
+  let statistics = try! decodeStatistics(
+    #"{"epoch":"0000000000000abc","sequence":120,"backlogCount":20,"backlogOldest":101,"#
+      + #""counters":{"deltasPublished":120,"actionsApplied":118},"followers":["#
+      + #"{"client":"web-2","lastSeenMillisecondsAgo":40,"lag":75},"#
+      + #"{"client":"web-1","lastSeenMillisecondsAgo":12,"lag":0}]}"#)
+
+  @Test func statisticsReadAsATable() {
+    #expect(
+      StatisticsReport.text(statistics, leader: "tcp://h:5600") == """
+        leader    tcp://h:5600
+        epoch     0000000000000abc
+        sequence  120
+        backlog   20 deltas, from sequence 101
+        counters
+          actionsApplied   118
+          deltasPublished  120
+        followers (2)
+          CLIENT         LAG  LAST SEEN
+          web-1            0  12 ms ago
+          web-2           75  40 ms ago
+        """)
+  }
+
+  @Test func statisticsInJSONAreCanonical() throws {
+    let json = StatisticsReport.json(statistics)
+    #expect(json.hasPrefix(#"{"backlogCount":20,"backlogOldest":101,"counters":{"#))
+    #expect(try JSONParser().parse(json).canonicalText == json)
+  }
+
+  @Test func laggardsAreThoseAboveTheMaximum() {
+    #expect(StatisticsReport.laggards(statistics, maximum: 10).map(\.client) == ["web-2"])
+    #expect(StatisticsReport.laggards(statistics, maximum: 75).isEmpty)
+  }
+
+  @Test func aSnapshotShowsThePathOrFailsWithNotFound() throws {
+    let snapshot = Snapshot(
+      epoch: epoch, sequence: 4, stateHash: 0, state: ["books": ["Dune"], "count": 1])
+    #expect(try SnapshotReport.render(snapshot, path: "/books/0", json: true) == #""Dune""#)
+    #expect(
+      try SnapshotReport.render(snapshot, path: .root, json: true)
+        == #"{"books":["Dune"],"count":1}"#)
+    #expect {
+      try SnapshotReport.render(snapshot, path: "/title", json: false)
+    } throws: { error in
+      (error as? CommandFailure)?.status == .notFound
+    }
+  }
+
+  @Test func rawFramesAreTextOrHex() {
+    #expect(RawFrames.frame("PING") == Array("PING".utf8))
+    #expect(RawFrames.frame("x:00ff") == [0, 255])
+    #expect(RawFrames.frame("x:") == [])
+    #expect(RawFrames.frame("x:0") == nil)
+    #expect(RawFrames.frame("x:zz") == nil)
+    #expect(RawFrames.describe(Array("ERROR".utf8)) == "ERROR")
+    #expect(RawFrames.describe([0, 0, 1]) == "x:000001")
+    #expect(RawFrames.describe([]) == "x:")
+  }
+}
+
+private func decodeStatistics(_ text: String) throws -> LeaderStatistics {
+  var decoder = StateDecoder()
+  return try decoder.decode(LeaderStatistics.self, from: JSONParser().parse(text))
+}
