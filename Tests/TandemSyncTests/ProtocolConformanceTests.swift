@@ -96,9 +96,15 @@ final class ScriptedLeader: @unchecked Sendable {  // used by one thread at a ti
 
 @Suite("Protocol: a follower against a scripted leader", .serialized)
 struct ProtocolConformanceTests {
-  func join(_ leader: ScriptedLeader, document: JSONValue) async throws -> JSONFollower {
+  /// A follower joined to `leader`; silence is not under test unless a test says so, so the
+  /// default limit is long enough for a machine busy with the rest of the suite.
+  func join(
+    _ leader: ScriptedLeader, document: JSONValue, silenceLimit: Duration = .seconds(30)
+  )
+    async throws -> JSONFollower
+  {
     var configuration = FollowerConfiguration(leader: leader.controlEndpoint)
-    configuration.silenceLimit = .seconds(3)
+    configuration.silenceLimit = silenceLimit
     async let script: Void = offThePool {
       try leader.admitFollower(document: document, sequence: 5)
     }
@@ -130,7 +136,7 @@ struct ProtocolConformanceTests {
   @Test func aSilentLeaderIsNoticedAndTheFollowerRejoins() async throws {
     let leader = try ScriptedLeader()
     defer { leader.close() }
-    let follower = try await join(leader, document: ["counter": 1])
+    let follower = try await join(leader, document: ["counter": 1], silenceLimit: .seconds(3))
     // Say nothing: within the silence limit (3 s) the follower says HELLO again.
     let started = ContinuousClock.now
     let request = try await offThePool { try leader.nextRequest(within: .seconds(10)) }
