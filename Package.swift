@@ -8,6 +8,9 @@ let package = Package(
     .library(name: "Tandem", targets: ["Tandem"]),
     .library(name: "StatePatch", targets: ["StatePatch"]),
     .library(name: "ZeroMQ", targets: ["ZeroMQ"]),
+    .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
+    .library(name: "GitHubBrowser", targets: ["GitHubBrowser"]),
+    .executable(name: "github-browser", targets: ["github-browser"]),
     .executable(name: "tandem", targets: ["tandem"]),
   ],
   targets: [
@@ -34,10 +37,28 @@ let package = Package(
       dependencies: ["Tandem", "StatePatch", "ZeroMQ", "CommandLineKit"]
     ),
 
+    // libmicrohttpd through pkg-config; only the MicroHTTP module imports it.
+    .systemLibrary(
+      name: "CMicroHTTPD",
+      pkgConfig: "libmicrohttpd",
+      providers: [.apt(["libmicrohttpd-dev"])]
+    ),
+    // A small HTTP server with routing and Server-Sent Events over libmicrohttpd.
+    .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD"]),
+
+    // The GitHub browser example: shared state, reducers, the REST client, the fixture API.
+    .target(name: "GitHubBrowser", dependencies: ["MicroHTTP"]),
+    .executableTarget(
+      name: "github-browser",
+      dependencies: ["GitHubBrowser", "MicroHTTP", "CommandLineKit"]
+    ),
+
     .testTarget(name: "TandemTests", dependencies: ["Tandem"]),
     .testTarget(name: "StatePatchTests", dependencies: ["StatePatch"]),
     .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
     .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
+    .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"]),
+    .testTarget(name: "GitHubBrowserTests", dependencies: ["GitHubBrowser", "MicroHTTP"]),
   ],
   swiftLanguageModes: [.v6]
 )
