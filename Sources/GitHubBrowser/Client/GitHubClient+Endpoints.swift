@@ -34,7 +34,8 @@ extension GitHubClient {
   }
 
   /// A repository (`GET /repos/{owner}/{repo}`).
-  public func repository(owner: String, name: String) async throws(GitHubError) -> GitHubRepository {
+  public func repository(owner: String, name: String) async throws(GitHubError) -> GitHubRepository
+  {
     let path = Self.repositoryPath(owner, name)
     return try decode(GitHubRepository.self, from: await get(path), path: path)
   }
@@ -43,7 +44,9 @@ extension GitHubClient {
   ///
   /// With `raw` the client asks for `application/vnd.github.raw` and takes the body as it is;
   /// otherwise it decodes the JSON answer's base64 `content`.
-  public func readme(owner: String, name: String, raw: Bool = false) async throws(GitHubError)
+  public func readme(
+    owner: String, name: String, raw: Bool = false
+  ) async throws(GitHubError)
     -> String?
   {
     let path = Self.repositoryPath(owner, name) + "/readme"
@@ -77,7 +80,9 @@ extension GitHubClient {
   }
 
   /// The `count` most recent commits of the default branch (`GET .../commits`).
-  public func commits(owner: String, name: String, count: Int = 10) async throws(GitHubError)
+  public func commits(
+    owner: String, name: String, count: Int = 10
+  ) async throws(GitHubError)
     -> [GitHubCommit]
   {
     let path = Self.repositoryPath(owner, name) + "/commits"
@@ -87,7 +92,9 @@ extension GitHubClient {
   }
 
   /// Everything the detail screen shows: metadata, README, branches and recent commits.
-  public func repositoryDetail(owner: String, name: String) async throws(GitHubError)
+  public func repositoryDetail(
+    owner: String, name: String
+  ) async throws(GitHubError)
     -> RepositoryDetail
   {
     var detail = RepositoryDetail()

@@ -139,7 +139,8 @@ public final class GitHubClient: Sendable {
     return RateLimitStatus(limit: limit, remaining: remaining, resetAt: reset)
   }
 
-  private static func error(for response: HTTPURLResponse, body: Data, path: String) -> GitHubError {
+  private static func error(for response: HTTPURLResponse, body: Data, path: String) -> GitHubError
+  {
     let status = response.statusCode
     let message =
       (try? JSONDecoder().decode(GitHubErrorBody.self, from: body))?.message

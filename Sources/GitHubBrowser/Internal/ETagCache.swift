@@ -1,9 +1,10 @@
+import Synchronization
+
 #if canImport(FoundationNetworking)
   import Foundation
 #else
   import Foundation
 #endif
-import Synchronization
 
 /// Responses kept by URL (and `Accept`) with their `ETag`, for conditional requests: the client
 /// sends `If-None-Match` and reuses the body when GitHub answers 304 (which does not count

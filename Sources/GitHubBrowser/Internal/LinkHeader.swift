@@ -20,7 +20,8 @@ enum LinkHeader {
         })
       else { continue }
       for parameter in parts.dropFirst() where parameter.hasPrefix("rel=") {
-        let relations = parameter.dropFirst(4).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        let relations = parameter.dropFirst(4).trimmingCharacters(
+          in: CharacterSet(charactersIn: "\""))
         for relation in relations.split(separator: " ") { result[String(relation)] = page }
       }
     }

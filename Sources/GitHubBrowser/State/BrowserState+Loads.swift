@@ -73,7 +73,8 @@ extension BrowserState {
     }
   }
 
-  private mutating func applyPage(_ page: RepositoryPage, number: Int, to source: RepositorySource) {
+  private mutating func applyPage(_ page: RepositoryPage, number: Int, to source: RepositorySource)
+  {
     var list = self.list(for: source)
     if number == 1 {
       list.repositories = page.repositories
