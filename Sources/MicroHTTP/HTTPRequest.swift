@@ -2,7 +2,8 @@
 public struct HTTPRequest: Sendable {
   /// The method as sent by the client, such as `GET` or `POST`.
   public var method: String
-  /// The path without the query string, percent-decoded, such as `/repos/apple/swift`.
+  /// The path without the query string, percent-decoded by libmicrohttpd (so `%2F` becomes a
+  /// `/` before a ``Router`` splits it), such as `/repos/apple/swift`.
   public var path: String
   /// The query parameters in order; a parameter without `=` has a `nil` value.
   public var queryItems: [(name: String, value: String?)]

@@ -116,6 +116,29 @@ import Testing
     #expect(fixture.requestCount("/users/rate-limited/repos") == 1, "4xx is never retried")
   }
 
+  @Test func rateLimitIsRespectedUntilItsRetryTime() async throws {
+    let fixture = try makeFixture()
+    defer { fixture.stop() }
+    let client = makeClient(fixture)
+    _ = try await client.repositories(of: .owner("grace"), page: 1)
+    #expect(client.rateLimit?.limit == 60)
+    await #expect(throws: GitHubError.self) {
+      try await client.repositories(of: .owner("rate-limited"), page: 1)
+    }
+    #expect(client.rateLimit?.remaining == 0)
+    do {
+      _ = try await client.repositories(of: .owner("grace"), page: 1)
+      Issue.record("expected the client to refuse while rate limited")
+    } catch {
+      guard case .rateLimited(let rejection) = error else {
+        Issue.record("unexpected \(error)")
+        return
+      }
+      #expect(rejection.status == 403)
+    }
+    #expect(fixture.requestCount("/users/grace/repos") == 1, "the refused request was not sent")
+  }
+
   @Test func secondaryRateLimitCarriesRetryAfter() async throws {
     let fixture = try makeFixture()
     defer { fixture.stop() }

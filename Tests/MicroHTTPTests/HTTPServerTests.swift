@@ -53,6 +53,13 @@ import Testing
     #expect(echo.headers["x-length"] == "4")
   }
 
+  @Test func pathIsPercentDecodedBeforeRouting() async throws {
+    let server = try HTTPServer(router: makeRouter())
+    defer { server.stop() }
+    let response = try await RawClient.fetch(port: server.port, path: "/repos/a%20b/%C3%A9t%C3%A9")
+    #expect(response.text == "a b/été")
+  }
+
   @Test func passesRequestHeaders() async throws {
     let server = try HTTPServer(router: makeRouter())
     defer { server.stop() }

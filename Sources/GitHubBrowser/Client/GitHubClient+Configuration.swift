@@ -25,13 +25,16 @@ extension GitHubClient {
     public var perPage: Int
     /// How many responses the ETag cache keeps.
     public var cacheCapacity: Int
+    /// Whether, after a rate limit, the client fails requests at once (with the same
+    /// ``GitHubError/rateLimited(_:)``) until the limit's retry time instead of sending them.
+    public var respectsRateLimit: Bool
 
     /// A configuration; every parameter has the default described on its property.
     public init(
       baseURL: URL = URL(string: "https://api.github.com")!, token: String? = nil,
       userAgent: String = "tandem-github-browser", timeout: TimeInterval = 15,
       maximumRetries: Int = 2, retryDelay: Duration = .milliseconds(250), perPage: Int = 30,
-      cacheCapacity: Int = 512
+      cacheCapacity: Int = 512, respectsRateLimit: Bool = true
     ) {
       precondition((1...100).contains(perPage), "GitHubClient: perPage must be in 1...100")
       precondition(maximumRetries >= 0, "GitHubClient: negative maximumRetries")
@@ -43,6 +46,7 @@ extension GitHubClient {
       self.retryDelay = retryDelay
       self.perPage = perPage
       self.cacheCapacity = cacheCapacity
+      self.respectsRateLimit = respectsRateLimit
     }
 
     /// The settings, with the token shown only as present or absent.

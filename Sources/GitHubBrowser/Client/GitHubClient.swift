@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(FoundationNetworking)
   import Foundation
   import FoundationNetworking
@@ -10,7 +12,8 @@
 /// Every `GET` is conditional: a response with an `ETag` is cached, the next request for the
 /// same URL sends `If-None-Match`, and a 304 reuses the cached body. Rate limits (403 or 429
 /// with `x-ratelimit-remaining: 0` or `retry-after`) throw ``GitHubError/rateLimited(_:)`` with
-/// the time to retry. Server errors (5xx), timeouts and network failures are retried with a
+/// the time to retry; until that time the client refuses further requests itself, without
+/// sending them (``Configuration/respectsRateLimit``). Server errors (5xx), timeouts and network failures are retried with a
 /// doubling back-off; other 4xx never are.
 ///
 /// ```swift
@@ -23,6 +26,12 @@ public final class GitHubClient: Sendable {
   public let configuration: Configuration
   private let session: URLSession
   private let cache: ETagCache
+  private let limits = Mutex(Limits())
+
+  private struct Limits {
+    var latest: RateLimitStatus?
+    var blocked: RateLimitRejection?
+  }
 
   /// A client with its own URLSession (URLSession's own cache off: the client does ETags).
   public init(configuration: Configuration = Configuration()) {
@@ -41,6 +50,9 @@ public final class GitHubClient: Sendable {
 
   /// How many requests were answered 304 and served from the ETag cache.
   public var cacheHits: Int { cache.hits }
+
+  /// The rate limit GitHub reported with the most recent response, if it sent one.
+  public var rateLimit: RateLimitStatus? { limits.withLock { $0.latest } }
 
   /// `GET path` (relative to the base URL) with `query`, retried as described above.
   public func get(
@@ -62,6 +74,9 @@ public final class GitHubClient: Sendable {
   private func getOnce(
     _ path: String, query: [URLQueryItem], accept: String
   ) async throws(GitHubError) -> GitHubResponse {
+    if configuration.respectsRateLimit, let blocked = currentBlock() {
+      throw .rateLimited(blocked)
+    }
     let url = makeURL(path, query: query)
     var request = URLRequest(url: url, timeoutInterval: configuration.timeout)
     request.setValue(accept, forHTTPHeaderField: "Accept")
@@ -95,6 +110,7 @@ public final class GitHubClient: Sendable {
     }
 
     let rateLimit = Self.rateLimit(of: http)
+    if let rateLimit { limits.withLock { $0.latest = rateLimit } }
     switch http.statusCode {
     case 304:
       guard let cached else {
@@ -117,7 +133,24 @@ public final class GitHubClient: Sendable {
       }
       return response
     default:
-      throw Self.error(for: http, body: data, path: path)
+      let error = Self.error(for: http, body: data, path: path)
+      if case .rateLimited(let rejection) = error {
+        limits.withLock { $0.blocked = rejection }
+      }
+      throw error
+    }
+  }
+
+  /// The rate limit rejection still in force, if any (cleared once its time has passed).
+  private func currentBlock() -> RateLimitRejection? {
+    let now = Int64(Date().timeIntervalSince1970)
+    return limits.withLock { limits in
+      guard let blocked = limits.blocked else { return nil }
+      if blocked.retryAt <= now {
+        limits.blocked = nil
+        return nil
+      }
+      return blocked
     }
   }
 
