@@ -3,7 +3,7 @@ import MicroHTTP
 import Synchronization
 
 /// A local stand-in for GitHub's REST API, serving recorded GitHub-shaped JSON over
-/// ``MicroHTTP/HTTPServer``, for the demo and the tests (the machines that run them have no
+/// MicroHTTP's `HTTPServer`, for the demo and the tests (the machines that run them have no
 /// GitHub access).
 ///
 /// It serves `GET /user`, `/user/repos`, `/users/{owner}/repos`, `/repos/{owner}/{repo}` and its
