@@ -43,6 +43,51 @@ import Testing
     }
   }
 
+  @Test func eventsFromManyThreadsAllArriveInEachThreadsOrder() async throws {
+    let (server, streams) = try makeServer()
+    defer { server.stop() }
+    let reader = try EventReader(port: server.port, path: "/events")
+    _ = try await offPool { try reader.head() }
+    _ = try await offPool { try reader.next() }
+    #expect(await eventually { streams.current.count == 1 })
+    let stream = streams.current[0]
+    let threads = 4
+    let perThread = 250
+    for thread in 0..<threads {
+      Thread {
+        for index in 0..<perThread {
+          stream.send(ServerSentEvent(event: "t\(thread)", data: "\(index)"))
+        }
+      }.start()
+    }
+    let received = try await offPool { () -> [String: [Int]] in
+      var byThread: [String: [Int]] = [:]
+      for _ in 0..<(threads * perThread) {
+        guard let block = try reader.next() else { break }
+        let lines = block.split(separator: "\n")
+        byThread[String(lines[0].dropFirst(7)), default: []].append(Int(lines[1].dropFirst(6))!)
+      }
+      return byThread
+    }
+    #expect(received.count == threads)
+    for (_, indices) in received { #expect(indices == Array(0..<perThread)) }
+  }
+
+  @Test func oneEventReachesManyClients() async throws {
+    let (server, streams) = try makeServer()
+    defer { server.stop() }
+    let readers = try (0..<6).map { _ in try EventReader(port: server.port, path: "/events") }
+    for reader in readers {
+      _ = try await offPool { try reader.head() }
+      _ = try await offPool { try reader.next() }
+    }
+    #expect(await eventually { streams.current.count == readers.count })
+    for stream in streams.current { stream.send(ServerSentEvent(event: "bookmark", data: "a/b")) }
+    for reader in readers {
+      #expect(try await offPool { try reader.next() } == "event: bookmark\ndata: a/b")
+    }
+  }
+
   @Test func eventsWaitWhileIdleAndArriveWhenSent() async throws {
     let (server, streams) = try makeServer()
     defer { server.stop() }

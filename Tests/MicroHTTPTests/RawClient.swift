@@ -39,7 +39,7 @@ final class RawClient: @unchecked Sendable {
     }
     guard result == 0 else {
       let code = errno
-      Glibc.close(descriptor)
+      close()  // deinit runs too when a class's init throws: close once, through close()
       throw Failure(description: "connect: errno \(code)")
     }
   }

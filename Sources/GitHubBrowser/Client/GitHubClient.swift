@@ -31,6 +31,7 @@ public final class GitHubClient: Sendable {
   private struct Limits {
     var latest: RateLimitStatus?
     var blocked: RateLimitRejection?
+    var sent = 0
   }
 
   /// A client with its own URLSession (URLSession's own cache off: the client does ETags).
@@ -50,6 +51,9 @@ public final class GitHubClient: Sendable {
 
   /// How many requests were answered 304 and served from the ETag cache.
   public var cacheHits: Int { cache.hits }
+
+  /// How many requests the client has sent, retries included (refused ones are not sent).
+  public var requestsSent: Int { limits.withLock { $0.sent } }
 
   /// The rate limit GitHub reported with the most recent response, if it sent one.
   public var rateLimit: RateLimitStatus? { limits.withLock { $0.latest } }
@@ -91,6 +95,7 @@ public final class GitHubClient: Sendable {
 
     let data: Data
     let http: HTTPURLResponse
+    limits.withLock { $0.sent += 1 }
     do {
       let (body, response) = try await session.data(for: request)
       guard let response = response as? HTTPURLResponse else {
