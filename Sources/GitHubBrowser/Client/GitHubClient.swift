@@ -40,7 +40,7 @@ public final class GitHubClient: Sendable {
     let sessionConfiguration = URLSessionConfiguration.ephemeral
     sessionConfiguration.urlCache = nil
     sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
-    sessionConfiguration.timeoutIntervalForRequest = configuration.timeout
+    sessionConfiguration.timeoutIntervalForRequest = max(1, configuration.timeout)
     session = URLSession(configuration: sessionConfiguration)
     cache = ETagCache(capacity: configuration.cacheCapacity)
   }
@@ -82,7 +82,7 @@ public final class GitHubClient: Sendable {
       throw .rateLimited(blocked)
     }
     let url = makeURL(path, query: query)
-    var request = URLRequest(url: url, timeoutInterval: configuration.timeout)
+    var request = URLRequest(url: url, timeoutInterval: max(1, configuration.timeout))
     request.setValue(accept, forHTTPHeaderField: "Accept")
     request.setValue(configuration.userAgent, forHTTPHeaderField: "User-Agent")
     request.setValue("2022-11-28", forHTTPHeaderField: "X-GitHub-Api-Version")
