@@ -179,6 +179,38 @@ import Testing
     #expect(fixture.requestCount("/users/flaky/repos") == 2)
   }
 
+  @Test func connectionFailureIsANetworkErrorAfterRetries() async throws {
+    let fixture = try makeFixture()
+    let client = makeClient(fixture, retries: 2)
+    fixture.stop()
+    do {
+      _ = try await client.repository(owner: "ada", name: "x")
+      Issue.record("expected a network error")
+    } catch {
+      guard case .network(let path, let cause) = error else {
+        Issue.record("unexpected \(error)")
+        return
+      }
+      #expect(path == "/repos/ada/x")
+      #expect(cause.code == .cannotConnectToHost)
+      #expect(error.loadFailure.kind == .network)
+    }
+    #expect(client.requestsSent == 3)
+  }
+
+  @Test func otherClientErrorsAreNotRetried() async throws {
+    let fixture = try makeFixture()
+    defer { fixture.stop() }
+    let client = makeClient(fixture)
+    await #expect(
+      throws: GitHubError.httpStatus(
+        422, path: "/users/ada/repos", message: "Invalid value for page")
+    ) {
+      try await client.repositories(of: .owner("ada"), page: 0)
+    }
+    #expect(client.requestsSent == 1)
+  }
+
   @Test func notFoundIsNotRetried() async throws {
     let fixture = try makeFixture()
     defer { fixture.stop() }
