@@ -58,7 +58,7 @@ let package = Package(
     .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
     .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
     .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"]),
-    .testTarget(name: "GitHubBrowserTests", dependencies: ["GitHubBrowser", "MicroHTTP"]),
+    .testTarget(name: "GitHubBrowserTests", dependencies: ["GitHubBrowser"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,4 @@
 import Foundation
-import MicroHTTP
 import Testing
 
 @testable import GitHubBrowser
