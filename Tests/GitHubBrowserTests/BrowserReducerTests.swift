@@ -137,15 +137,46 @@ import Testing
     #expect(list.lastPage == 3)
   }
 
-  @Test func pageOneStartsTheListOverAndStalePagesAreIgnored() {
+  @Test func pageOneStartsTheListOver() {
     var state = BrowserState()
     completePage(&state, page: 1, names: ["a", "b"], next: 2, last: 2)
+    completePage(&state, page: 2, names: ["c"], next: nil, last: nil)
     completePage(&state, page: 1, names: ["z"], next: 2, last: 2)
     #expect(state.list(for: octo).repositories.map(\.name) == ["z"])
-    completePage(&state, page: 5, names: ["stale"], next: nil, last: nil)
-    #expect(state.list(for: octo).repositories.map(\.name) == ["z"])
     #expect(state.list(for: octo).pagesLoaded == 1)
+    #expect(state.list(for: octo).nextPage == 2)
     #expect(state.list(for: octo).status == .loaded)
+  }
+
+  @Test func onlyTheNextPageCanBeRequested() {
+    var state = BrowserState()
+    completePage(&state, page: 1, names: ["a"], next: 2, last: 4)
+    reduce(
+      &state, .requestLoad(.repositories(octo, page: 3)), .requestLoad(.repositories(octo, page: 0))
+    )
+    #expect(state.loads.isEmpty)
+    reduce(
+      &state, .requestLoad(.repositories(octo, page: 2)), .requestLoad(.repositories(octo, page: 3))
+    )
+    #expect(
+      state.loads.map(\.target) == [.repositories(octo, page: 2), .repositories(octo, page: 3)])
+  }
+
+  @Test func pagesOfOneListAreClaimedOneAtATime() {
+    var state = BrowserState()
+    let grace = RepositorySource.owner("grace")
+    reduce(
+      &state, .requestLoad(.repositories(octo, page: 1)),
+      .requestLoad(.repositories(octo, page: 2)), .requestLoad(.repositories(grace, page: 1)))
+    #expect(state.claimableLoads(at: 0).map(\.id) == [1, 3])
+    reduce(&state, .claimLoad(id: 2, workerID: "w", now: 0, expiresAt: 10))
+    #expect(state.load(2)?.claim == nil)
+    reduce(
+      &state, .claimLoad(id: 1, workerID: "w", now: 0, expiresAt: 10),
+      .completeLoad(
+        id: 1, workerID: "w",
+        result: LoadResult(.repositories(RepositoryPage(repositories: [], nextPage: 2)))))
+    #expect(state.claimableLoads(at: 0).map(\.id) == [2, 3])
   }
 
   @Test func rateLimitedLoadWaitsForTheResetAndIsShown() {

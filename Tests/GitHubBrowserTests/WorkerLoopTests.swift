@@ -36,7 +36,10 @@ import Testing
       leader.dispatch(.claimLoad(id: load.id, workerID: id, now: now, expiresAt: now + 30_000))
       guard leader.current.load(load.id)?.isClaimed(by: id, at: now) == true else { continue }
       performed.append(load.id)
-      let result = await client.perform(load.target)
+      guard let result = await client.perform(load.target) else {
+        leader.dispatch(.releaseLoad(id: load.id, workerID: id))
+        continue
+      }
       leader.dispatch(.completeLoad(id: load.id, workerID: id, result: result))
     }
     return performed
@@ -74,6 +77,16 @@ import Testing
       state.detail(owner: "grace", name: "nothing-here").status
         == .failed(LoadFailure(kind: .notFound, message: "not found: /repos/grace/nothing-here")))
     #expect(state.rateLimit?.limit == 60)
+  }
+
+  @Test func cancelledLoadIsNotReportedAsDone() async throws {
+    let fixture = try FixtureAPI(configuration: .init(slowDelay: .seconds(20)))
+    defer { fixture.stop() }
+    let client = GitHubClient(configuration: .init(baseURL: fixture.url))
+    let task = Task { await client.perform(.repositories(.owner("slowpoke"), page: 1)) }
+    #expect(await eventually { fixture.requestCount("/users/slowpoke/repos") == 1 })
+    task.cancel()
+    #expect(await task.value == nil)
   }
 
   @Test func identityComesFromTheTokenWithoutStoringIt() async throws {

@@ -9,13 +9,17 @@ extension GitHubClient {
 
   /// Performs a load and packages the outcome as ``BrowserAction/completeLoad(id:workerID:result:)``
   /// expects: the page or detail, or the failure (a rate limit with its retry time), with the
-  /// rate limit GitHub last reported.
+  /// rate limit GitHub last reported. Returns `nil` when the calling task was cancelled: the
+  /// load was not done, so the worker should release its claim instead.
   ///
   /// ```swift
-  /// let result = await client.perform(load.target)
-  /// store.dispatch(BrowserAction.completeLoad(id: load.id, workerID: me, result: result))
+  /// if let result = await client.perform(load.target) {
+  ///   store.dispatch(BrowserAction.completeLoad(id: load.id, workerID: me, result: result))
+  /// } else {
+  ///   store.dispatch(BrowserAction.releaseLoad(id: load.id, workerID: me))
+  /// }
   /// ```
-  public func perform(_ target: LoadTarget) async -> LoadResult {
+  public func perform(_ target: LoadTarget) async -> LoadResult? {
     do {
       switch target {
       case .repositories(let source, let number):
@@ -28,6 +32,8 @@ extension GitHubClient {
         let detail = try await repositoryDetail(owner: owner, name: name)
         return LoadResult(.repository(detail), rateLimit: rateLimit)
       }
+    } catch .cancelled {
+      return nil
     } catch {
       return LoadResult(.failed(error.loadFailure), rateLimit: rateLimit)
     }

@@ -1,7 +1,11 @@
 extension BrowserState {
   /// Adds a load request unless the same target is pending, and marks its data loading.
+  /// A list page other than 1 (which starts the list over) is accepted only if it comes right
+  /// after the pages loaded or requested so far.
   mutating func requestLoad(_ target: LoadTarget) {
-    if case .repositories(_, let page) = target, page < 1 { return }
+    if case .repositories(let source, let page) = target {
+      guard page == 1 || page == highestPage(of: source) + 1 else { return }
+    }
     guard !loads.contains(where: { $0.target == target }) else { return }
     loads.append(LoadRequest(id: nextLoadID, target: target))
     nextLoadID += 1
@@ -20,7 +24,7 @@ extension BrowserState {
     let load = loads[index]
     if load.isClaimed(by: workerID, at: now) {
       loads[index].claim?.expiresAt = expiresAt
-    } else if load.isClaimable(at: now) {
+    } else if isClaimable(load, at: now) {
       loads[index].claim = Claim(workerID: workerID, expiresAt: expiresAt)
       loads[index].attempts += 1
     }
@@ -91,6 +95,17 @@ extension BrowserState {
     list.lastPage = page.lastPage ?? list.lastPage
     list.status = pendingStatus(of: source)
     repositoryLists[source.key] = list
+  }
+
+  /// The highest page of `source` loaded or pending.
+  private func highestPage(of source: RepositorySource) -> Int {
+    var highest = list(for: source).pagesLoaded
+    for load in loads {
+      if case .repositories(let other, let page) = load.target, other == source {
+        highest = max(highest, page)
+      }
+    }
+    return highest
   }
 
   private func pendingStatus(of source: RepositorySource) -> LoadStatus {

@@ -35,7 +35,21 @@ public struct BrowserState: Codable, Equatable, Sendable {
 
   /// The loads a worker may claim at `now` (ms since 1970), in the leader's order.
   public func claimableLoads(at now: Int64) -> [LoadRequest] {
-    loads.filter { $0.isClaimable(at: now) }
+    loads.filter { isClaimable($0, at: now) }
+  }
+
+  /// Whether `load` may be claimed at `now`: it is unclaimed or its claim lapsed, no rate limit
+  /// holds it back, and no earlier page of the same list is still pending (a list's pages are
+  /// loaded one at a time, in order, so they arrive in order).
+  public func isClaimable(_ load: LoadRequest, at now: Int64) -> Bool {
+    guard load.isClaimable(at: now) else { return false }
+    guard case .repositories(let source, _) = load.target else { return true }
+    return !loads.contains { other in
+      guard other.id < load.id, case .repositories(let otherSource, _) = other.target else {
+        return false
+      }
+      return otherSource == source
+    }
   }
 
   /// The load numbered `id`, if it is still pending.
