@@ -9,6 +9,9 @@ let package = Package(
     .library(name: "StatePatch", targets: ["StatePatch"]),
     .library(name: "ZeroMQ", targets: ["ZeroMQ"]),
     .library(name: "TandemSync", targets: ["TandemSync"]),
+    .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
+    .library(name: "GitHubBrowser", targets: ["GitHubBrowser"]),
+    .executable(name: "github-browser", targets: ["github-browser"]),
     .executable(name: "tandem", targets: ["tandem"]),
     .executable(name: "counter", targets: ["counter"]),
   ],
@@ -69,6 +72,22 @@ let package = Package(
       dependencies: ["CounterExample", "Tandem", "StatePatch", "TandemSync", "CommandLineKit"]
     ),
 
+    // libmicrohttpd through pkg-config; only the MicroHTTP module imports it.
+    .systemLibrary(
+      name: "CMicroHTTPD",
+      pkgConfig: "libmicrohttpd",
+      providers: [.apt(["libmicrohttpd-dev"])]
+    ),
+    // A small HTTP server with routing and Server-Sent Events over libmicrohttpd.
+    .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD"]),
+
+    // The GitHub browser example: shared state, reducers, the REST client, the fixture API.
+    .target(name: "GitHubBrowser", dependencies: ["MicroHTTP"]),
+    .executableTarget(
+      name: "github-browser",
+      dependencies: ["GitHubBrowser", "MicroHTTP", "CommandLineKit"]
+    ),
+
     .testTarget(name: "TandemTests", dependencies: ["Tandem"]),
     .testTarget(name: "StatePatchTests", dependencies: ["StatePatch"]),
     .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
@@ -81,6 +100,8 @@ let package = Package(
     .testTarget(
       name: "CounterExampleTests", dependencies: ["CounterExample", "Tandem", "TandemSync"]
     ),
+    .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"]),
+    .testTarget(name: "GitHubBrowserTests", dependencies: ["GitHubBrowser"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,120 @@
+import Foundation
+import MicroHTTP
+import Synchronization
+
+/// A local stand-in for GitHub's REST API, serving recorded GitHub-shaped JSON over
+/// MicroHTTP's `HTTPServer`, for the demo and the tests (the machines that run them have no
+/// GitHub access).
+///
+/// It serves `GET /user`, `/user/repos`, `/users/{owner}/repos`, `/repos/{owner}/{repo}` and its
+/// `/readme`, `/branches` and `/commits`, with `Link` pagination (`per_page`, `page`), an `ETag`
+/// on every answer and 304 for a matching `If-None-Match`, and `x-ratelimit-*` headers. Special
+/// owners exercise the failure paths:
+///
+/// | owner | answer |
+/// |---|---|
+/// | `rate-limited` | 403, `x-ratelimit-remaining: 0` and `x-ratelimit-reset` a minute ahead |
+/// | `throttled` | 429 with `retry-after: 30` |
+/// | `slowpoke` | the normal answer after ``Configuration/slowDelay`` |
+/// | `flaky` | 502 for the first ``Configuration/flakyFailures`` requests of each path |
+///
+/// ```swift
+/// let fixture = try FixtureAPI()
+/// let client = GitHubClient(configuration: .init(baseURL: fixture.url))
+/// let page = try await client.repositories(of: .owner("octo-org"), page: 1)
+/// ```
+public final class FixtureAPI: Sendable {
+  /// How the fixture server listens and misbehaves.
+  public struct Configuration: Sendable {
+    /// Where to listen (default `127.0.0.1`, any free port).
+    public var server: HTTPServer.Configuration
+    /// How long `slowpoke`'s paths wait before answering.
+    public var slowDelay: Duration
+    /// How many times each of `flaky`'s paths answers 502 before it succeeds.
+    public var flakyFailures: Int
+
+    /// A configuration; every parameter has the default described on its property.
+    public init(
+      server: HTTPServer.Configuration = HTTPServer.Configuration(),
+      slowDelay: Duration = .seconds(3), flakyFailures: Int = 2
+    ) {
+      self.server = server
+      self.slowDelay = slowDelay
+      self.flakyFailures = flakyFailures
+    }
+  }
+
+  /// The server answering the requests.
+  public let server: HTTPServer
+  let state: FixtureState
+
+  /// Starts the fixture server.
+  public init(configuration: Configuration = Configuration()) throws(HTTPServerError) {
+    let state = FixtureState(configuration: configuration)
+    self.state = state
+    server = try HTTPServer(configuration: configuration.server, router: state.router())
+  }
+
+  /// The base URL to give a ``GitHubClient``, such as `http://127.0.0.1:40123`.
+  public var url: URL { URL(string: server.url)! }
+
+  /// How many requests arrived for `path` (without the query), 304s and failures included.
+  public func requestCount(_ path: String) -> Int {
+    state.count(of: path)
+  }
+
+  /// Stops the server.
+  public func stop() {
+    server.stop()
+  }
+}
+
+/// The fixture's data and its per-path request counts.
+final class FixtureState: Sendable {
+  let configuration: FixtureAPI.Configuration
+  let data = FixtureData.standard
+  let startedAt = Int64(Date().timeIntervalSince1970)
+  private let counts = Mutex<[String: Int]>([:])
+
+  init(configuration: FixtureAPI.Configuration) {
+    self.configuration = configuration
+  }
+
+  /// Counts a request for `path` and returns how many there were, this one included.
+  func record(_ path: String) -> Int {
+    counts.withLock { counts in
+      counts[path, default: 0] += 1
+      return counts[path]!
+    }
+  }
+
+  func count(of path: String) -> Int {
+    counts.withLock { $0[path] ?? 0 }
+  }
+
+  func router() -> Router {
+    var router = Router()
+    let answer:
+      @Sendable (HTTPRequest, @Sendable (FixtureRequest) throws -> FixtureAnswer)
+        async throws -> HTTPResponse = { [self] request, body in
+          try await self.serve(request, body)
+        }
+    router.get("/user") { request in try await answer(request) { try $0.user() } }
+    router.get("/user/repos") { request in try await answer(request) { try $0.userRepositories() } }
+    router.get("/users/:owner/repos") { request in
+      try await answer(request) { try $0.ownerRepositories() }
+    }
+    router.get("/repos/:owner/:repo") { request in try await answer(request) { try $0.repository() }
+    }
+    router.get("/repos/:owner/:repo/readme") { request in
+      try await answer(request) { try $0.readme() }
+    }
+    router.get("/repos/:owner/:repo/branches") { request in
+      try await answer(request) { try $0.branches() }
+    }
+    router.get("/repos/:owner/:repo/commits") { request in
+      try await answer(request) { try $0.commits() }
+    }
+    return router
+  }
+}

@@ -1,0 +1,38 @@
+/// Applies `action` to `state`. Pure: no clock, no I/O; every effect happens in a worker.
+///
+/// ```swift
+/// var state = BrowserState()
+/// browserReducer(&state, .navigate(session: "s1", route: Route(screen: .bookmarks)))
+/// browserReducer(&state, .addBookmark(Bookmark(owner: "apple", name: "swift")))
+/// ```
+public func browserReducer(_ state: inout BrowserState, _ action: BrowserAction) {
+  switch action {
+  case .identityResolved(let identity):
+    state.identity = identity
+  case .requestLoad(let target):
+    state.requestLoad(target)
+  case .claimLoad(let id, let workerID, let now, let expiresAt):
+    state.claimLoad(id: id, workerID: workerID, now: now, expiresAt: expiresAt)
+  case .releaseLoad(let id, let workerID):
+    if let index = state.loads.firstIndex(where: { $0.id == id }),
+      state.loads[index].claim?.workerID == workerID
+    {
+      state.loads[index].claim = nil
+    }
+  case .completeLoad(let id, let workerID, let result):
+    state.completeLoad(id: id, workerID: workerID, result: result)
+  case .addBookmark(let bookmark):
+    let key = bookmark.fullName.lowercased()
+    if !state.bookmarks.contains(where: { $0.fullName.lowercased() == key }) {
+      state.bookmarks.append(bookmark)
+    }
+  case .removeBookmark(let bookmark):
+    let key = bookmark.fullName.lowercased()
+    state.bookmarks.removeAll { $0.fullName.lowercased() == key }
+  case .navigate(let session, let route):
+    state.sessions[session] = route
+    state.requestMissingData(for: route.screen)
+  case .endSession(let session):
+    state.sessions[session] = nil
+  }
+}

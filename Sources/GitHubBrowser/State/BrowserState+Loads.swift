@@ -1,0 +1,128 @@
+extension BrowserState {
+  /// Adds a load request unless the same target is pending, and marks its data loading.
+  /// A list page other than 1 (which starts the list over) is accepted only if it comes right
+  /// after the pages loaded or requested so far.
+  mutating func requestLoad(_ target: LoadTarget) {
+    if case .repositories(let source, let page) = target {
+      guard page == 1 || page == highestPage(of: source) + 1 else { return }
+    }
+    guard !loads.contains(where: { $0.target == target }) else { return }
+    loads.append(LoadRequest(id: nextLoadID, target: target))
+    nextLoadID += 1
+    switch target {
+    case .repositories(let source, _):
+      repositoryLists[source.key, default: RepositoryList()].status = .loading
+    case .repository(let owner, let name):
+      repositories[LoadTarget.detailKey(owner: owner, name: name), default: RepositoryDetail()]
+        .status = .loading
+    }
+  }
+
+  /// Grants or renews a claim, in the order the leader applies claims.
+  mutating func claimLoad(id: Int, workerID: String, now: Int64, expiresAt: Int64) {
+    guard expiresAt > now, let index = loads.firstIndex(where: { $0.id == id }) else { return }
+    let load = loads[index]
+    if load.isClaimed(by: workerID, at: now) {
+      loads[index].claim?.expiresAt = expiresAt
+    } else if isClaimable(load, at: now) {
+      loads[index].claim = Claim(workerID: workerID, expiresAt: expiresAt)
+      loads[index].attempts += 1
+    }
+  }
+
+  /// Applies a result from the claim's holder; a rate-limited load waits for the reset.
+  mutating func completeLoad(id: Int, workerID: String, result: LoadResult) {
+    guard let index = loads.firstIndex(where: { $0.id == id }),
+      loads[index].claim?.workerID == workerID
+    else { return }
+    if let rateLimit = result.rateLimit { self.rateLimit = rateLimit }
+    let target = loads[index].target
+    if case .failed(let failure) = result.outcome, failure.kind == .rateLimited,
+      let retryAt = failure.retryAt
+    {
+      loads[index].claim = nil
+      loads[index].notBefore = retryAt * 1000
+      setStatus(.failed(failure), of: target)
+      return
+    }
+    loads.remove(at: index)
+    switch result.outcome {
+    case .failed(let failure):
+      setStatus(.failed(failure), of: target)
+    case .repositories(let page):
+      guard case .repositories(let source, let number) = target else { return }
+      applyPage(page, number: number, to: source)
+    case .repository(var detail):
+      guard case .repository(let owner, let name) = target else { return }
+      detail.status = .loaded
+      repositories[LoadTarget.detailKey(owner: owner, name: name)] = detail
+    }
+  }
+
+  /// Requests what a screen needs and nobody has loaded or requested yet.
+  mutating func requestMissingData(for screen: Route.Screen) {
+    switch screen {
+    case .repositories(let source):
+      let list = list(for: source)
+      if list.pagesLoaded == 0 && list.status != .loading {
+        requestLoad(.repositories(source, page: 1))
+      }
+    case .repository(let owner, let name):
+      switch detail(owner: owner, name: name).status {
+      case .idle, .failed: requestLoad(.repository(owner: owner, name: name))
+      case .loading, .loaded: break
+      }
+    case .bookmarks:
+      break
+    }
+  }
+
+  private mutating func applyPage(_ page: RepositoryPage, number: Int, to source: RepositorySource)
+  {
+    var list = self.list(for: source)
+    if number == 1 {
+      list.repositories = page.repositories
+    } else if number == list.pagesLoaded + 1 {
+      list.repositories += page.repositories
+    } else {
+      // A stale page (a refresh started over meanwhile): keep what is loaded.
+      list.status = pendingStatus(of: source)
+      repositoryLists[source.key] = list
+      return
+    }
+    list.pagesLoaded = number
+    list.nextPage = page.nextPage
+    list.lastPage = page.lastPage ?? list.lastPage
+    list.status = pendingStatus(of: source)
+    repositoryLists[source.key] = list
+  }
+
+  /// The highest page of `source` loaded or pending.
+  private func highestPage(of source: RepositorySource) -> Int {
+    var highest = list(for: source).pagesLoaded
+    for load in loads {
+      if case .repositories(let other, let page) = load.target, other == source {
+        highest = max(highest, page)
+      }
+    }
+    return highest
+  }
+
+  private func pendingStatus(of source: RepositorySource) -> LoadStatus {
+    let pending = loads.contains { load in
+      if case .repositories(let other, _) = load.target { return other == source }
+      return false
+    }
+    return pending ? .loading : .loaded
+  }
+
+  private mutating func setStatus(_ status: LoadStatus, of target: LoadTarget) {
+    switch target {
+    case .repositories(let source, _):
+      repositoryLists[source.key, default: RepositoryList()].status = status
+    case .repository(let owner, let name):
+      repositories[LoadTarget.detailKey(owner: owner, name: name), default: RepositoryDetail()]
+        .status = status
+    }
+  }
+}

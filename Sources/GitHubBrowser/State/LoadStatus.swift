@@ -1,0 +1,44 @@
+/// Where loading a piece of the state stands.
+public enum LoadStatus: Codable, Equatable, Sendable {
+  /// Never requested.
+  case idle
+  /// Requested and not answered yet.
+  case loading
+  /// Loaded.
+  case loaded
+  /// The last attempt failed.
+  case failed(LoadFailure)
+}
+
+/// Why a load failed, as the state records it (no tokens, no raw bodies).
+public struct LoadFailure: Codable, Equatable, Sendable {
+  /// The kinds of failure a user is shown differently.
+  public enum Kind: String, Codable, Sendable {
+    /// GitHub's rate limit was reached; see ``LoadFailure/retryAt``.
+    case rateLimited
+    /// The owner or repository does not exist (or is not visible with this token).
+    case notFound
+    /// The token is missing, wrong or lacks the rights.
+    case unauthorized
+    /// The request timed out.
+    case timedOut
+    /// The network failed.
+    case network
+    /// GitHub answered with an unexpected status or body.
+    case server
+  }
+
+  /// The kind.
+  public var kind: Kind
+  /// A sentence for the user.
+  public var message: String
+  /// For a rate limit: when requests may resume, in seconds since 1970.
+  public var retryAt: Int64?
+
+  /// A failure.
+  public init(kind: Kind, message: String, retryAt: Int64? = nil) {
+    self.kind = kind
+    self.message = message
+    self.retryAt = retryAt
+  }
+}

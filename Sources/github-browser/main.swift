@@ -1,0 +1,19 @@
+import CommandLineKit
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+// SIGINT and SIGTERM are blocked before any thread starts, so every thread inherits the mask
+// and the main thread alone takes them with sigwait (see `waitForTermination`).
+blockTerminationSignals()
+
+let githubBrowser = CommandGroup(
+  name: "github-browser",
+  summary: "The GitHub browser example: processes sharing one Tandem state.",
+  commands: [fixtureAPICommand]
+)
+
+exit(githubBrowser.run(Array(CommandLine.arguments.dropFirst())).rawValue)

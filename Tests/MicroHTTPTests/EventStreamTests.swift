@@ -1,0 +1,183 @@
+import Foundation
+import MicroHTTP
+import Testing
+
+@Suite struct EventStreamTests {
+  /// A server whose `/events` hands each new stream to `streams`.
+  func makeServer(keepAlive: Duration? = nil) throws -> (HTTPServer, Shared<[EventStream]>) {
+    let streams = Shared<[EventStream]>([])
+    var router = Router()
+    router.get("/events") { _ in
+      let stream = EventStream()
+      stream.send(ServerSentEvent(event: "hello", data: "welcome"))
+      streams.update { $0.append(stream) }
+      return .eventStream(stream)
+    }
+    let server = try HTTPServer(
+      configuration: .init(keepAliveInterval: keepAlive), router: router)
+    return (server, streams)
+  }
+
+  @Test func encodesEventsInTheWireFormat() {
+    let event = ServerSentEvent(id: "7", event: "delta", data: "one\ntwo", retry: 1500)
+    #expect(event.encoded == "id: 7\nevent: delta\nretry: 1500\ndata: one\ndata: two\n\n")
+    #expect(ServerSentEvent(data: "").encoded == "data: \n\n")
+  }
+
+  @Test func streamsEventsPushedFromAnotherThread() async throws {
+    let (server, streams) = try makeServer()
+    defer { server.stop() }
+    let reader = try EventReader(port: server.port, path: "/events")
+    let head = try await offPool { try reader.head() }
+    #expect(head.status == 200)
+    #expect(head.headers["content-type"] == "text/event-stream")
+    #expect(try await offPool { try reader.next() } == "event: hello\ndata: welcome")
+    #expect(await eventually { streams.current.count == 1 })
+    let stream = streams.current[0]
+    let pusher = Thread {
+      for index in 1...3 { stream.send(ServerSentEvent(id: "\(index)", data: "event \(index)")) }
+    }
+    pusher.start()
+    for index in 1...3 {
+      #expect(try await offPool { try reader.next() } == "id: \(index)\ndata: event \(index)")
+    }
+  }
+
+  @Test func eventsFromManyThreadsAllArriveInEachThreadsOrder() async throws {
+    let (server, streams) = try makeServer()
+    defer { server.stop() }
+    let reader = try EventReader(port: server.port, path: "/events")
+    _ = try await offPool { try reader.head() }
+    _ = try await offPool { try reader.next() }
+    #expect(await eventually { streams.current.count == 1 })
+    let stream = streams.current[0]
+    let threads = 4
+    let perThread = 250
+    for thread in 0..<threads {
+      Thread {
+        for index in 0..<perThread {
+          stream.send(ServerSentEvent(event: "t\(thread)", data: "\(index)"))
+        }
+      }.start()
+    }
+    let received = try await offPool { () -> [String: [Int]] in
+      var byThread: [String: [Int]] = [:]
+      for _ in 0..<(threads * perThread) {
+        guard let block = try reader.next() else { break }
+        let lines = block.split(separator: "\n")
+        byThread[String(lines[0].dropFirst(7)), default: []].append(Int(lines[1].dropFirst(6))!)
+      }
+      return byThread
+    }
+    #expect(received.count == threads)
+    for (_, indices) in received { #expect(indices == Array(0..<perThread)) }
+  }
+
+  @Test func oneEventReachesManyClients() async throws {
+    let (server, streams) = try makeServer()
+    defer { server.stop() }
+    let readers = try (0..<6).map { _ in try EventReader(port: server.port, path: "/events") }
+    for reader in readers {
+      _ = try await offPool { try reader.head() }
+      _ = try await offPool { try reader.next() }
+    }
+    #expect(await eventually { streams.current.count == readers.count })
+    for stream in streams.current { stream.send(ServerSentEvent(event: "bookmark", data: "a/b")) }
+    for reader in readers {
+      #expect(try await offPool { try reader.next() } == "event: bookmark\ndata: a/b")
+    }
+  }
+
+  @Test func eventsWaitWhileIdleAndArriveWhenSent() async throws {
+    let (server, streams) = try makeServer()
+    defer { server.stop() }
+    let reader = try EventReader(port: server.port, path: "/events")
+    _ = try await offPool { try reader.head() }
+    _ = try await offPool { try reader.next() }
+    #expect(await eventually { streams.current.count == 1 })
+    // The connection is suspended now; a later send must resume it.
+    try await Task.sleep(for: .milliseconds(50))
+    streams.current[0].send(ServerSentEvent(data: "late"))
+    #expect(try await offPool { try reader.next() } == "data: late")
+  }
+
+  @Test func finishEndsTheResponse() async throws {
+    let (server, streams) = try makeServer()
+    defer { server.stop() }
+    let reader = try EventReader(port: server.port, path: "/events")
+    _ = try await offPool { try reader.head() }
+    _ = try await offPool { try reader.next() }
+    #expect(await eventually { streams.current.count == 1 })
+    let stream = streams.current[0]
+    stream.send(ServerSentEvent(data: "last"))
+    stream.finish()
+    #expect(stream.send(ServerSentEvent(data: "ignored")) == false)
+    #expect(try await offPool { try reader.next() } == "data: last")
+    #expect(try await offPool { try reader.next() } == nil)
+    #expect(await eventually { stream.isTerminated })
+  }
+
+  @Test func clientDisconnectEndsTheStream() async throws {
+    let (server, streams) = try makeServer(keepAlive: .milliseconds(20))
+    defer { server.stop() }
+    let reader = try EventReader(port: server.port, path: "/events")
+    _ = try await offPool { try reader.head() }
+    _ = try await offPool { try reader.next() }
+    #expect(await eventually { streams.current.count == 1 })
+    let stream = streams.current[0]
+    let terminated = Shared(false)
+    stream.onTermination { terminated.update { $0 = true } }
+    reader.client.close()
+    #expect(await eventually { terminated.current })
+    #expect(stream.isFinished)
+    #expect(stream.send(ServerSentEvent(data: "nobody listens")) == false)
+  }
+
+  @Test func serverStopEndsOpenStreams() async throws {
+    let (server, streams) = try makeServer()
+    let reader = try EventReader(port: server.port, path: "/events")
+    _ = try await offPool { try reader.head() }
+    _ = try await offPool { try reader.next() }
+    #expect(await eventually { streams.current.count == 1 })
+    let stream = streams.current[0]
+    server.stop()
+    #expect(stream.isTerminated)
+    // The client sees the stream end (the last chunk or the connection closing).
+    let ended: Bool
+    do { ended = try await offPool { try reader.next() } == nil } catch { ended = true }
+    #expect(ended)
+  }
+
+  @Test func slowClientOverTheBufferLimitIsEnded() async throws {
+    let streams = Shared<[EventStream]>([])
+    var router = Router()
+    router.get("/events") { _ in
+      let stream = EventStream()
+      streams.update { $0.append(stream) }
+      return .eventStream(stream)
+    }
+    let server = try HTTPServer(
+      configuration: .init(keepAliveInterval: nil, maximumStreamBuffer: 1024), router: router)
+    defer { server.stop() }
+    let client = try RawClient(port: server.port)
+    try client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+    #expect(await eventually { streams.current.count == 1 })
+    let stream = streams.current[0]
+    // Sent faster than any socket drains: the buffer passes 1 KiB and the stream ends.
+    let payload = String(repeating: "x", count: 4096)
+    var accepted = 0
+    while stream.send(ServerSentEvent(data: payload)), accepted < 100_000 { accepted += 1 }
+    #expect(stream.isFinished)
+  }
+
+  @Test func terminationHandlerAddedLateRunsAtOnce() async throws {
+    let (server, streams) = try makeServer()
+    let reader = try EventReader(port: server.port, path: "/events")
+    _ = try await offPool { try reader.head() }
+    #expect(await eventually { streams.current.count == 1 })
+    server.stop()
+    let ran = Shared(false)
+    streams.current[0].onTermination { ran.update { $0 = true } }
+    #expect(ran.current)
+  }
+}
