@@ -43,6 +43,12 @@ public struct ClientLedger: Sendable, Equatable, Codable {
     self.idleLimit = idleLimit
   }
 
+  /// A ledger holding exactly `entries`, as recovered from a journal.
+  public init(idleLimit: UInt64 = 10_000_000, restoring entries: [String: Entry]) {
+    self.idleLimit = idleLimit
+    self.entries = entries
+  }
+
   /// The last number `client` used up (0 for a client the leader does not know).
   public func lastNumber(of client: String) -> UInt64 {
     entries[client]?.lastNumber ?? 0
@@ -68,10 +74,14 @@ public struct ClientLedger: Sendable, Equatable, Codable {
     entries[client] = Entry(lastNumber: number, lastSequence: lastSequence, lastActive: now)
   }
 
-  /// Forgets clients whose last action was more than ``idleLimit`` sequences before `now`.
-  public mutating func evictIdle(now: UInt64) {
-    guard now > idleLimit else { return }
+  /// Forgets clients whose last action was more than ``idleLimit`` sequences before `now`;
+  /// returns their ids.
+  @discardableResult
+  public mutating func evictIdle(now: UInt64) -> [String] {
+    guard now > idleLimit else { return [] }
     let cutoff = now - idleLimit
-    entries = entries.filter { $0.value.lastActive >= cutoff }
+    let idle = entries.filter { $0.value.lastActive < cutoff }.map(\.key)
+    for client in idle { entries.removeValue(forKey: client) }
+    return idle
   }
 }

@@ -38,7 +38,16 @@ public final class Leader<State: Codable & Sendable>: Sendable {
   private let engine: LoopBound<LeaderEngine<State>>
   private let history: LeaderHistory<State>
 
-  /// Binds the leader's sockets and starts publishing the store's changes.
+  /// Recovers the leader's history from its journal (if it has one), binds its sockets and starts
+  /// publishing the store's changes.
+  ///
+  /// With a journal that holds history, the store's state is replaced by the recovered one
+  /// before anything is published.
+  ///
+  /// - Throws: ``Journal``'s ``JournalError`` when the journal cannot be opened (held by
+  ///   another leader, corrupt, from an incompatible version: its message says what to do),
+  ///   ``LeaderError`` when the journal's history does not replay or an endpoint is invalid,
+  ///   and ZeroMQ's errors when binding fails.
   public init(
     store: Store<State>, registry: ActionRegistry,
     configuration: LeaderConfiguration = LeaderConfiguration()
@@ -46,17 +55,20 @@ public final class Leader<State: Codable & Sendable>: Sendable {
     guard let initial = store.state else {
       preconditionFailure("Leader needs a store that has a state")
     }
-    let epoch = Epoch.random()
     let fingerprint = SchemaFingerprint.of(
       State.self, registry: registry, version: configuration.schemaVersion)
+    let start = try LeaderStart(
+      initial: initial, configuration: configuration, log: Logger(label: "leader"))
+    if start.recovered { store.replaceState(start.state) }
     let history = LeaderHistory(
-      epoch: epoch, sequence: 0, state: initial,
-      ledger: ClientLedger(idleLimit: configuration.ledgerIdleLimit))
+      epoch: start.epoch, sequence: start.sequence, state: start.state, ledger: start.ledger)
     let loop = try IOLoop(name: "tandem-leader")
+    let journal = start.journal
     let engine = try await loop.submit { scope in
       let engine = try LeaderEngine(
         scope: scope, store: store, registry: registry, history: history,
-        configuration: configuration, fingerprint: fingerprint)
+        configuration: configuration, fingerprint: fingerprint, journal: journal,
+        recentDeltas: start.recentDeltas)
       return LoopBound(engine, scope: scope)
     }
     let endpoints = try await loop.submit { _ in
@@ -66,13 +78,14 @@ public final class Leader<State: Codable & Sendable>: Sendable {
     self.loop = loop
     self.engine = engine
     self.history = history
-    self.epoch = epoch
+    self.epoch = start.epoch
     self.fingerprint = fingerprint
     (controlEndpoint, updatesEndpoint) = endpoints
     store.setReductionObserver(
       Self.recorder(history: history, registry: registry, loop: loop, engine: engine))
     Logger(label: "leader").info(
-      "epoch \(epoch) control \(controlEndpoint) updates \(updatesEndpoint)")
+      "epoch \(start.epoch) at sequence \(start.sequence), control \(controlEndpoint), "
+        + "updates \(updatesEndpoint)")
   }
 
   /// The sequence of the newest applied action.
@@ -112,7 +125,7 @@ public final class Leader<State: Codable & Sendable>: Sendable {
       }
       let origin = context as? Origin ?? .leader
       let tag = registry.tag(of: action) ?? ""
-      let (_, wakeLoop) = history.record(
+      let wakeLoop = history.record(
         origin: origin, tag: tag, patch: patch.canonicalBytes(), state: new)
       if wakeLoop {
         loop.execute { _ in engine.value.flush() }

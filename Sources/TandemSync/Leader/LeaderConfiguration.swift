@@ -27,6 +27,14 @@ public struct LeaderConfiguration: Sendable {
   public var updatesHighWaterMark: Int32 = 100_000
   /// Clients idle for more than this many sequences are forgotten by the exactly-once ledger.
   public var ledgerIdleLimit: UInt64 = 10_000_000
+  /// The file of the leader's journal (SQLite), or nil to keep history in memory only (as
+  /// ``Durability/off``: a new epoch, from the store's initial state, at every start). With a
+  /// journal, a restarted leader recovers its state, sequence, epoch and ledger from it, and
+  /// acknowledges an action only once the batch holding it has committed.
+  public var journalPath: String?
+  /// The journal's settings: ``Durability`` (`full` by default), snapshot cadence, catch-up
+  /// window. With ``Durability/off`` no journal is opened, whatever ``journalPath`` says.
+  public var journal = Journal.Configuration()
   /// An application version folded into the schema fingerprint; change it when the state's
   /// or the actions' encoding changes in a way their types' shapes do not show.
   public var schemaVersion = "1"

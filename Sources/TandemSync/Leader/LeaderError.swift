@@ -3,11 +3,18 @@ public enum LeaderError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The configured endpoint is not a ZeroMQ endpoint (`tcp://host:port`, `ipc://path`,
   /// `inproc://name`).
   case invalidEndpoint(String)
+  /// The journal's history does not rebuild a state: the snapshot or a delta is damaged, or the
+  /// state type changed incompatibly since it was written.
+  case unreplayableJournal(path: String, sequence: UInt64, reason: String)
 
   public var description: String {
     switch self {
     case .invalidEndpoint(let text):
       "'\(text)' is not an endpoint: use tcp://HOST:PORT (PORT may be *), ipc://PATH or inproc://NAME"
+    case .unreplayableJournal(let path, let sequence, let reason):
+      "the journal \(path) does not replay at sequence \(sequence): \(reason). The leader will "
+        + "not start over existing history: check it with 'tandem journal verify --db \(path)', "
+        + "restore a backup, or move the file away to start a new history"
     }
   }
 }

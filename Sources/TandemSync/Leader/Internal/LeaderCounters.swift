@@ -13,6 +13,10 @@ struct LeaderCounters {
   var malformedRequests = 0
   var messagesDropped = 0
   var supersededDispatches = 0
+  var commits = 0
+  var commitFailures = 0
+  var journalSnapshots = 0
+  var journalCatchUps = 0
 
   /// The counts by name.
   var dictionary: [String: Int] {
@@ -23,7 +27,9 @@ struct LeaderCounters {
       "actionsApplied": actionsApplied, "actionsRejected": actionsRejected,
       "duplicates": duplicates, "outOfOrder": outOfOrder,
       "malformedRequests": malformedRequests, "messagesDropped": messagesDropped,
-      "supersededDispatches": supersededDispatches,
+      "supersededDispatches": supersededDispatches, "commits": commits,
+      "commitFailures": commitFailures, "journalSnapshots": journalSnapshots,
+      "journalCatchUps": journalCatchUps,
     ]
   }
 }

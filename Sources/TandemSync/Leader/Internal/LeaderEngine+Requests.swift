@@ -87,13 +87,13 @@ extension LeaderEngine {
           document: snapshot.document), now: true)
     case .catchUp(let theirEpoch, let from):
       flush()
-      guard theirEpoch == epoch, let deltas = backlog.deltas(from: from) else {
+      guard theirEpoch == epoch, let deltas = catchUp(from: from) else {
         counters.staleCatchUps += 1
         reply(to: routingID, .stale(epoch, sequence: published.sequence), now: true)
         return
       }
       counters.catchUpsServed += 1
-      reply(to: routingID, .deltas(epoch, Array(deltas)), now: true)
+      reply(to: routingID, .deltas(epoch, deltas), now: true)
     case .dispatch(let forwarded):
       if let owner = owners[forwarded.client], owner != routingID {
         // Sent on a connection the client has since replaced with a new HELLO (a reconnect,
@@ -142,13 +142,26 @@ extension LeaderEngine {
           .ack(client: origin.client, number: origin.number, epoch, sequence: sequence))
       case .failure(let rejection):
         counters.actionsRejected += 1
-        history.update {
-          $0.ledger.recordRejected(client: origin.client, number: origin.number, now: $0.sequence)
-        }
+        history.recordRejected(origin)
         remember(rejection, of: origin)
         log.info("rejected \(forwarded.tag) from \(origin): \(rejection)")
         reply(to: routingID, .reject(client: origin.client, number: origin.number, rejection))
       }
+    }
+  }
+
+  /// The published deltas from `sequence` on: from the in-memory backlog, else from the
+  /// journal's catch-up window; nil when neither reaches back that far.
+  private func catchUp(from sequence: UInt64) -> [Delta]? {
+    if let deltas = backlog.deltas(from: sequence) { return Array(deltas) }
+    guard let journal, sequence <= published.sequence else { return nil }
+    do {
+      guard let deltas = try journal.deltas(from: sequence) else { return nil }
+      counters.journalCatchUps += 1
+      return deltas
+    } catch {
+      log.error("catch-up from the journal failed: \(error)")
+      return nil
     }
   }
 
@@ -195,13 +208,12 @@ extension LeaderEngine {
     }
   }
 
-  /// Sends `reply` to `routingID` now, or after the current batch is published.
+  /// Sends `reply` to `routingID` now, or after the current batch is committed and published.
   private func reply(to routingID: Frame, _ reply: ControlReply, now: Bool = false) {
-    let frames = [routingID] + reply.frames
     if now && pendingReplies.isEmpty {
-      send(frames, on: control)
+      send([routingID] + reply.frames, on: control)
     } else {
-      pendingReplies.append(frames)
+      pendingReplies.append((routingID, reply))
     }
   }
 }

@@ -14,11 +14,13 @@ final class LeaderEngine<State: Codable & Sendable> {
   let control: Socket
   let controlEndpoint: String
   let updatesEndpoint: String
+  /// The durable history, when durability is not `off`.
+  let journal: Journal?
   let log = Logger(label: "leader")
 
   var backlog: Backlog
-  /// The newest published sequence and the state at it.
-  var published: (sequence: UInt64, state: State)
+  /// The newest committed and published sequence, the state and the ledger at it.
+  var published: (sequence: UInt64, state: State, ledger: ClientLedger)
   /// The canonical JSON and hash of the state at one published sequence, encoded once.
   var snapshotCache: (sequence: UInt64, document: Frame, hash: UInt64)?
   /// Followers by client id: when last heard from, and the sequence they reported.
@@ -27,8 +29,8 @@ final class LeaderEngine<State: Codable & Sendable> {
   /// DISPATCH the leader accepts for it.
   var owners: [String: Frame] = [:]
   var lastFollowerSweep = ContinuousClock.now
-  /// Replies held until the deltas they refer to are published.
-  var pendingReplies: [[Frame]] = []
+  /// Replies held until the deltas they refer to are committed and published.
+  var pendingReplies: [(routingID: Frame, reply: ControlReply)] = []
   /// The latest rejections per client, so a resent rejected action is rejected again.
   var recentRejections: [String: [UInt64: Rejection]] = [:]
   var counters = LeaderCounters()
@@ -36,15 +38,18 @@ final class LeaderEngine<State: Codable & Sendable> {
 
   init(
     scope: LoopScope, store: Store<State>, registry: ActionRegistry,
-    history: LeaderHistory<State>, configuration: LeaderConfiguration, fingerprint: String
+    history: LeaderHistory<State>, configuration: LeaderConfiguration, fingerprint: String,
+    journal: Journal?, recentDeltas: [Delta]
   ) throws {
     self.store = store
     self.registry = registry
     self.history = history
     self.configuration = configuration
     self.fingerprint = fingerprint
+    self.journal = journal
     backlog = Backlog(maxCount: configuration.backlogCount, maxBytes: configuration.backlogBytes)
-    published = history.read { ($0.sequence, $0.state) }
+    for delta in recentDeltas { backlog.append(delta) }
+    published = history.read { ($0.sequence, $0.state, $0.ledger) }
 
     updates = try scope.makeSocket(.xpub)
     try updates.set(.xpubVerbose, true)
@@ -68,9 +73,25 @@ final class LeaderEngine<State: Codable & Sendable> {
     }
   }
 
-  /// Publishes what the store recorded since the last flush, then the replies that wait for it.
+  /// Commits what the store recorded since the last flush (one transaction: group commit),
+  /// publishes it, then sends the replies that waited for it. A batch that fails to commit is
+  /// undone instead, and nothing of it is published.
   func flush() {
     let batch = history.takeUnpublished()
+    var snapshotDue = false
+    if let journal,
+      !batch.deltas.isEmpty || !batch.changedEntries.isEmpty || !batch.forgotten.isEmpty
+    {
+      do {
+        let commit = try journal.append(
+          batch.deltas, ledger: batch.changedEntries, forgetting: batch.forgotten)
+        snapshotDue = commit.snapshotDue
+        counters.commits += 1
+      } catch {
+        rollBack(batch, because: error)
+        return
+      }
+    }
     for delta in batch.deltas {
       let frames = UpdateMessage.delta(batch.epoch, delta).frames
       send(frames, on: updates)
@@ -79,9 +100,52 @@ final class LeaderEngine<State: Codable & Sendable> {
       counters.bytesPublished += frames.reduce(0) { $0 + $1.count }
       log.debug("published \(delta.sequence) \(delta.tag) from \(delta.origin)")
     }
-    published = (batch.sequence, batch.state)
-    for reply in pendingReplies { send(reply, on: control) }
+    published = (batch.sequence, batch.state, batch.ledger)
+    sendPendingReplies()
+    if snapshotDue { writeJournalSnapshot() }
+  }
+
+  /// Undoes a batch that did not commit: the store and the history go back to the last
+  /// published state, its followers' actions are rejected (their numbers used up), and its
+  /// acknowledgements become rejections.
+  private func rollBack(_ batch: LeaderHistory<State>.Batch, because error: any Error) {
+    counters.commitFailures += 1
+    log.error(
+      "the journal refused a batch of \(batch.deltas.count) actions (\(error)); "
+        + "undoing it: the state goes back to sequence \(published.sequence)")
+    let origins = batch.deltas.map(\.origin).filter { !$0.isLeader }
+    history.rollBack(
+      to: published.sequence, state: published.state, ledger: published.ledger,
+      rejecting: origins)
+    store.replaceState(published.state)
+    let rejection = Rejection(
+      code: .commitFailed, message: "the leader could not make the action durable: \(error)")
+    pendingReplies = pendingReplies.map { pending in
+      guard case .ack(let client, let number, _, let sequence) = pending.reply,
+        sequence > published.sequence
+      else { return pending }
+      return (pending.routingID, .reject(client: client, number: number, rejection))
+    }
+    sendPendingReplies()
+  }
+
+  private func sendPendingReplies() {
+    for pending in pendingReplies { send([pending.routingID] + pending.reply.frames, on: control) }
     pendingReplies.removeAll(keepingCapacity: true)
+  }
+
+  /// Stores a snapshot of the published state in the journal, which then compacts.
+  private func writeJournalSnapshot() {
+    guard let journal else { return }
+    let snapshot = snapshot()
+    do {
+      try journal.writeSnapshot(
+        sequence: snapshot.sequence, hash: snapshot.hash, document: snapshot.document,
+        ledger: published.ledger)
+      counters.journalSnapshots += 1
+    } catch {
+      log.error("the journal refused a snapshot at \(snapshot.sequence): \(error)")
+    }
   }
 
   /// Sends a heartbeat with the published sequence and its state hash.
@@ -113,6 +177,7 @@ final class LeaderEngine<State: Codable & Sendable> {
   /// Says goodbye to followers; the loop closes the sockets afterwards.
   func stop() {
     flush()
+    journal?.close()
     let epoch = history.read { $0.epoch }
     send(UpdateMessage.bye(epoch, sequence: published.sequence).frames, on: updates)
     log.info("stopping at sequence \(published.sequence)")

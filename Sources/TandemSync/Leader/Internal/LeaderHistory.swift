@@ -1,11 +1,11 @@
 import Synchronization
 
 /// What the store's drainer and the leader's I/O loop share: the sequence, the newest state,
-/// the exactly-once ledger, and the deltas recorded but not yet published.
+/// the exactly-once ledger, and what was recorded but not yet committed and published.
 ///
-/// The drainer records each reduction here (``record(_:)``) in the store's total order; the
-/// loop takes what was recorded (``takeUnpublished()``), commits and publishes it. Both sides
-/// hold the lock only for bookkeeping, never while encoding or sending.
+/// The drainer records each reduction here (``record(origin:tag:patch:state:)``) in the store's
+/// total order; the loop takes what was recorded (``takeUnpublished()``), commits and publishes
+/// it. Both sides hold the lock only for bookkeeping, never while encoding, writing or sending.
 final class LeaderHistory<State: Sendable>: Sendable {
   struct Contents {
     var epoch: Epoch
@@ -14,17 +14,22 @@ final class LeaderHistory<State: Sendable>: Sendable {
     /// The newest recorded state.
     var state: State
     var ledger: ClientLedger
-    /// Recorded deltas the loop has not published yet, in order.
+    /// Recorded deltas the loop has not taken yet, in order.
     var unpublished: [Delta] = []
+    /// Clients whose ledger entries changed since the loop last took a batch.
+    var changedClients: Set<String> = []
   }
 
-  /// The deltas taken for publishing, and the state and ledger after the last of them.
+  /// What the loop takes to commit and publish: the deltas, and the state, sequence and ledger
+  /// after the last of them, with the ledger entries the batch changed.
   struct Batch {
     var epoch: Epoch
     var deltas: [Delta]
     var sequence: UInt64
     var state: State
     var ledger: ClientLedger
+    var changedEntries: [String: ClientLedger.Entry]
+    var forgotten: [String]
   }
 
   private let contents: Mutex<Contents>
@@ -34,19 +39,29 @@ final class LeaderHistory<State: Sendable>: Sendable {
   }
 
   /// Records one reduction: the next sequence, its delta, the new state and, for a follower's
-  /// action, the ledger entry. Returns the delta and whether it is the first unpublished one
-  /// (so the caller wakes the loop once per batch).
-  func record(origin: Origin, tag: String, patch: Frame, state: State) -> (Delta, wakeLoop: Bool) {
+  /// action, the ledger entry. Returns whether it is the first unpublished delta (so the caller
+  /// wakes the loop once per batch).
+  func record(origin: Origin, tag: String, patch: Frame, state: State) -> Bool {
     contents.withLock { contents in
       contents.sequence += 1
-      let delta = Delta(sequence: contents.sequence, origin: origin, tag: tag, patch: patch)
-      contents.unpublished.append(delta)
+      contents.unpublished.append(
+        Delta(sequence: contents.sequence, origin: origin, tag: tag, patch: patch))
       contents.state = state
       if !origin.isLeader {
         contents.ledger.recordApplied(
           client: origin.client, number: origin.number, sequence: contents.sequence)
+        contents.changedClients.insert(origin.client)
       }
-      return (delta, contents.unpublished.count == 1)
+      return contents.unpublished.count == 1
+    }
+  }
+
+  /// Records that a follower's action was refused: its number is used up.
+  func recordRejected(_ origin: Origin) {
+    contents.withLock { contents in
+      contents.ledger.recordRejected(
+        client: origin.client, number: origin.number, now: contents.sequence)
+      contents.changedClients.insert(origin.client)
     }
   }
 
@@ -55,20 +70,36 @@ final class LeaderHistory<State: Sendable>: Sendable {
     contents.withLock { contents in
       let deltas = contents.unpublished
       contents.unpublished.removeAll(keepingCapacity: true)
-      contents.ledger.evictIdle(now: contents.sequence)
+      let forgotten = contents.ledger.evictIdle(now: contents.sequence)
+      var changed: [String: ClientLedger.Entry] = [:]
+      for client in contents.changedClients {
+        if let entry = contents.ledger.entries[client] { changed[client] = entry }
+      }
+      contents.changedClients.removeAll(keepingCapacity: true)
       return Batch(
         epoch: contents.epoch, deltas: deltas, sequence: contents.sequence, state: contents.state,
-        ledger: contents.ledger)
+        ledger: contents.ledger, changedEntries: changed, forgotten: forgotten)
+    }
+  }
+
+  /// Puts the history back to a committed point after a batch failed to commit: the batch's
+  /// deltas are dropped, and the numbers of its followers' actions are used up as rejected.
+  func rollBack(to sequence: UInt64, state: State, ledger: ClientLedger, rejecting: [Origin]) {
+    contents.withLock { contents in
+      contents.sequence = sequence
+      contents.state = state
+      contents.ledger = ledger
+      contents.unpublished.removeAll()
+      contents.changedClients.removeAll()
+      for origin in rejecting {
+        contents.ledger.recordRejected(client: origin.client, number: origin.number, now: sequence)
+        contents.changedClients.insert(origin.client)
+      }
     }
   }
 
   /// Reads the contents under the lock.
   func read<Result>(_ body: (borrowing Contents) -> Result) -> Result {
     contents.withLock { body($0) }
-  }
-
-  /// Changes the contents under the lock.
-  func update<Result>(_ body: (inout Contents) -> Result) -> Result {
-    contents.withLock { body(&$0) }
   }
 }

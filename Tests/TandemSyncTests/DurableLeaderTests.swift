@@ -1,0 +1,141 @@
+import Foundation
+import Tandem
+import Testing
+
+@testable import TandemSync
+
+/// A temporary directory for one test's journal, removed afterwards.
+struct JournalDirectory: ~Copyable {
+  let path: String
+
+  init() throws {
+    path = NSTemporaryDirectory() + "tandem-leader-\(FollowerConfiguration.randomClientID())"
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  }
+
+  var journal: String { path + "/leader.journal" }
+  var control: String { "ipc://\(path)/control" }
+  var updates: String { "ipc://\(path)/updates" }
+
+  deinit {
+    try? FileManager.default.removeItem(atPath: path)
+  }
+}
+
+@Suite("A leader with a journal", .serialized)
+struct DurableLeaderTests {
+  func makeDurableLeader(
+    _ directory: borrowing JournalDirectory,
+    configure: (inout LeaderConfiguration) -> Void = { _ in }
+  ) async throws -> Leader<TestState> {
+    let path = directory.journal
+    let control = directory.control
+    let updates = directory.updates
+    return try await makeLeader {
+      $0.journalPath = path
+      $0.control = control
+      $0.updates = updates
+      configure(&$0)
+    }
+  }
+
+  @Test func aRestartedLeaderRecoversItsStateSequenceEpochAndLedger() async throws {
+    let directory = try JournalDirectory()
+    let first = try await makeDurableLeader(directory)
+    let follower = try await makeFollower(first) { $0.clientID = "steady" }
+    for value in 0..<50 {
+      _ = try await follower.send(Record(client: "steady", value: value)).applied()
+      first.store.dispatch(Increment())
+    }
+    let before = first.store.state
+    let sequence = first.sequence
+    await first.stop()
+
+    let second = try await makeDurableLeader(directory)
+    #expect(second.epoch == first.epoch)
+    #expect(second.sequence == sequence)
+    #expect(second.store.state == before)
+    // The follower rejoins the same history with a catch-up, not a snapshot, and its numbering
+    // continues: the leader remembers its last action.
+    _ = try await follower.send(Record(client: "steady", value: 50)).applied()
+    #expect(second.store.state.log["steady"] == Array(0...50))
+    #expect(follower.store.state == second.store.state)
+    #expect(try await follower.statistics().resyncs == 0)
+    await follower.stop()
+    await second.stop()
+  }
+
+  @Test func aSecondLeaderOnTheSameJournalIsRefused() async throws {
+    let directory = try JournalDirectory()
+    let first = try await makeDurableLeader(directory)
+    let path = directory.journal
+    await #expect {
+      _ = try await makeLeader { $0.journalPath = path }
+    } throws: { error in
+      "\(error)".contains("another")
+    }
+    await first.stop()
+  }
+
+  @Test func aBatchThatCannotCommitIsUndoneRejectedAndNeverPublished() async throws {
+    let directory = try JournalDirectory()
+    let leader = try await makeDurableLeader(directory) {
+      $0.journal.maximumFileBytes = 256 << 10
+      $0.journal.compactsAfterSnapshot = false
+      $0.journal.snapshotPolicy = .init(deltaCount: 1_000_000, patchBytes: 1 << 40)
+    }
+    let follower = try await makeFollower(leader)
+    _ = try await follower.send(Increment()).applied()
+    // Titles of 64 KiB soon fill the 256 KiB the journal may use.
+    var rejected: Rejection?
+    for index in 0..<20 {
+      do {
+        _ = try await follower.send(
+          SetTitle(title: String(repeating: "\(index % 10)", count: 65536))
+        )
+        .applied()
+      } catch {
+        guard case .rejected(let rejection) = error else { throw error }
+        rejected = rejection
+        break
+      }
+    }
+    #expect(rejected?.code == .commitFailed)
+    let statistics = try await leader.statistics()
+    #expect(statistics.counters["commitFailures"] ?? 0 >= 1)
+    // What the leader shows is what it published and committed: the follower agrees with it.
+    await eventually("the follower equals the leader") {
+      follower.store.state == leader.store.state
+    }
+    #expect(statistics.sequence == leader.sequence)
+    await follower.stop()
+    await leader.stop()
+  }
+
+  @Test func catchUpBeyondTheBacklogIsServedFromTheJournal() async throws {
+    let directory = try JournalDirectory()
+    let leader = try await makeDurableLeader(directory) {
+      $0.backlogCount = 5
+      $0.updatesHighWaterMark = 10
+      $0.journal.durability = .normal
+    }
+    let follower = try await makeFollower(leader) { $0.updatesHighWaterMark = 10 }
+    let stall = Stall()
+    let log = StateLog<Int>(onValue: { _ in stall.waitIfClosed() })
+    follower.store.subscribe(log) { $0.select(\.counter) }
+    stall.close()
+    leader.store.dispatch(Increment())
+    await eventually("the follower's thread is stalled") { stall.isWaiting }
+    for index in 0..<300 {
+      leader.store.dispatch(SetTitle(title: String(repeating: "\(index % 10)", count: 65536)))
+    }
+    leader.store.dispatch(Increment())
+    stall.open()
+    await eventually("the follower shows 2") { follower.store.state.counter == 2 }
+    let statistics = try await leader.statistics()
+    #expect(statistics.counters["journalCatchUps"] ?? 0 >= 1)
+    #expect(try await follower.statistics().resyncs == 0)
+    await follower.stop()
+    await leader.stop()
+  }
+}
