@@ -10,6 +10,7 @@ let leaderCommand = Command(
   summary: "Run the leader: it owns the count and serves followers until SIGINT or SIGTERM.",
   usage: """
     [--control ENDPOINT] [--updates ENDPOINT] [--heartbeat-ms N] [--hwm N]
+    [--journal PATH [--durability full|normal]]
 
     Prints its control endpoint (the one followers and `tandem` are given) on the first line of
     standard output, then logs to standard error (TANDEM_LOG=error|info|debug).
@@ -24,6 +25,11 @@ let leaderCommand = Command(
       --hwm N               send high-water mark of the updates socket, in messages per
                             follower (default 100000); past it deltas are dropped and the
                             follower repairs the gap
+      --journal PATH        keep the history in this SQLite journal: a restart recovers the
+                            count, and an acknowledged action survives kill -9 (default: none,
+                            in memory; a new history at every start)
+      --durability MODE     full (synced at every commit; survives power loss, the default)
+                            or normal (survives a crash of the process, not of the machine)
 
     Exit status: 0 after a clean stop on SIGINT or SIGTERM, 64 on a usage error, 69 when an
     endpoint cannot be bound.
@@ -38,6 +44,13 @@ let leaderCommand = Command(
       try arguments.integer("heartbeat-ms", default: 500, in: 10...60_000))
     configuration.updatesHighWaterMark = Int32(
       try arguments.integer("hwm", default: 100_000, in: 1...10_000_000))
+    configuration.journalPath = arguments.option("journal")
+    if let mode = arguments.option("durability") {
+      guard let durability = Durability(rawValue: mode), durability != .off else {
+        throw UsageError("--durability takes full or normal (leave out --journal for none)")
+      }
+      configuration.journal.durability = durability
+    }
     try arguments.finish()
 
     let store = Store<CounterState>(reducer: counterReducer, state: CounterState())
@@ -46,6 +59,10 @@ let leaderCommand = Command(
       leader = try blockingAsync { [configuration] in
         try await Leader(store: store, registry: counterRegistry, configuration: configuration)
       }
+    } catch let error as JournalError {
+      throw CommandFailure(.unavailable, "cannot open the journal: \(error)")
+    } catch let error as LeaderError {
+      throw CommandFailure(.unavailable, "cannot start the leader: \(error)")
     } catch {
       throw CommandFailure(
         .unavailable,
