@@ -12,6 +12,7 @@ let benchmarks = CommandGroup(
     zmqBenchmark,
     syncBenchmark,
     journalStoreBenchmark,
+    journalBenchmark,
   ]
 )
 

@@ -9,14 +9,17 @@ import TandemSync
 ///    process following) and the bytes of each delta on the wire;
 /// 2. the time for a new follower to join a state of about 1 MB;
 /// 3. throughput: three follower processes, each sending with a window of unacknowledged
-///    actions, counted as applied at the leader and as delivered to every replica;
+///    actions, counted as applied at the leader and as delivered to every replica (on a state of
+///    `--throughput-items` items, 100 by default);
 /// 4. latency: one follower process, `send` to `receipt.applied()`, p50 and p99, beside a raw
-///    ZeroMQ DEALER to ROUTER round trip between two processes.
+///    ZeroMQ DEALER to ROUTER round trip between two processes (same state).
 /// Durability is off (no journal). Helper processes are this executable with `--worker`.
 let syncBenchmark = Command(
   name: "sync",
   summary: "Leader and followers: time and bytes per action, join time, throughput, latency",
-  usage: "[--runs N] [--items N] [--actions N] [--senders N] [--window N] [--round-trips N]",
+  usage:
+    "[--runs N] [--items N] [--actions N] [--senders N] [--window N] [--round-trips N]"
+    + " [--throughput-items N]",
   run: { words in
     var arguments = try CommandLineArguments(words)
     if let role = arguments.option("worker") {
@@ -29,7 +32,8 @@ let syncBenchmark = Command(
       actions: try arguments.integer("actions", default: 20_000, in: 100...10_000_000),
       senders: try arguments.integer("senders", default: 3, in: 1...16),
       window: try arguments.integer("window", default: 256, in: 1...10_000),
-      roundTrips: try arguments.integer("round-trips", default: 5_000, in: 100...1_000_000))
+      roundTrips: try arguments.integer("round-trips", default: 5_000, in: 100...1_000_000),
+      throughputItems: try arguments.integer("throughput-items", default: 100, in: 1...1_000_000))
     try arguments.finish()
     Logger.level = .error
     try blockingAsync { try await benchmark.run() }
@@ -43,6 +47,9 @@ struct SyncBenchmark: Sendable {
   var senders: Int
   var window: Int
   var roundTrips: Int
+  /// The items of the state the throughput and latency runs use (the protocol's cost, not the
+  /// diff of a large state, which the per-action figure measures).
+  var throughputItems: Int
 
   func run() async throws {
     print(
@@ -68,8 +75,10 @@ struct SyncBenchmark: Sendable {
 
     var applied: [Double] = []
     var delivered: [Double] = []
+    let load = SenderThroughput(
+      items: throughputItems, actions: actions, senders: senders, window: window)
     for run in 0...runs {
-      let (atLeader, everywhere) = try await throughput()
+      let (atLeader, everywhere) = try await load.measure()
       if run > 0 {
         applied.append(atLeader)
         delivered.append(everywhere)
@@ -118,16 +127,12 @@ struct SyncBenchmark: Sendable {
   }
 
   private func makeLeader() async throws -> Leader<SyncBenchmarkState> {
-    let store = Store<SyncBenchmarkState>(
-      reducer: syncBenchmarkReducer, state: SyncBenchmarkState(count: items))
-    return try await Leader(store: store, registry: syncBenchmarkRegistry)
+    try await SyncBenchmarkState.leader(items: items)
   }
 
   private func worker(_ role: String, leader: String, _ extra: [String] = []) throws -> ChildProcess
   {
-    try ChildProcess(
-      "sync \(role)",
-      arguments: ["bench", "sync", "--worker", role, "--leader", leader] + extra)
+    try SyncBenchmarkWorker.start(role, leader: leader, extra)
   }
 
   /// Seconds per leader dispatch with one follower process following, and the mean bytes of a
@@ -170,32 +175,9 @@ struct SyncBenchmark: Sendable {
     return (times, size)
   }
 
-  /// Actions per second applied at the leader, and delivered to every replica.
-  private func throughput() async throws -> (Double, Double) {
-    let leader = try await makeLeader()
-    let perSender = actions / senders
-    let total = perSender * senders
-    let workers = try (0..<senders).map { _ in
-      try worker(
-        "send", leader: leader.controlEndpoint,
-        ["--count", String(perSender), "--window", String(window), "--until", String(total)])
-    }
-    try await waitForFollowers(leader, count: senders)
-    let clock = ContinuousClock()
-    let start = clock.now
-    leader.store.dispatch(StartSending())
-    while leader.store.state.bumps < total { try await Task.sleep(for: .milliseconds(1)) }
-    let applied = clock.now - start
-    let slowest = try workers.map {
-      try Double($0.finish().trimmingCharacters(in: .whitespacesAndNewlines))!
-    }.max()!
-    await leader.stop()
-    return (Double(total) / applied.seconds, Double(total) / slowest)
-  }
-
   /// p50 and p99 of `send` to `applied()`, in microseconds, from a follower process.
   private func sendLatency() async throws -> (Double, Double) {
-    let leader = try await makeLeader()
+    let leader = try await SyncBenchmarkState.leader(items: throughputItems)
     let follower = try worker(
       "latency", leader: leader.controlEndpoint, ["--count", String(roundTrips)])
     let figures = try follower.finish().split(separator: " ").compactMap {

@@ -10,6 +10,12 @@ import TandemSync
 /// - `latency`: sends `--count` bumps one at a time, awaiting each receipt; prints the p50 and
 ///   p99 of send to applied, in microseconds.
 enum SyncBenchmarkWorker {
+  /// Starts this executable as a worker playing `role` against `leader`.
+  static func start(_ role: String, leader: String, _ extra: [String] = []) throws -> ChildProcess {
+    try ChildProcess(
+      "sync \(role)", arguments: ["bench", "sync", "--worker", role, "--leader", leader] + extra)
+  }
+
   static func run(role: String, arguments: inout CommandLineArguments) throws {
     let leader = try arguments.required("leader")
     let count = try arguments.integer("count", default: 1000)
