@@ -120,18 +120,7 @@ struct DurableLeaderTests {
       $0.journal.durability = .normal
     }
     let follower = try await makeFollower(leader) { $0.updatesHighWaterMark = 10 }
-    let stall = Stall()
-    let log = StateLog<Int>(onValue: { _ in stall.waitIfClosed() })
-    follower.store.subscribe(log) { $0.select(\.counter) }
-    stall.close()
-    leader.store.dispatch(Increment())
-    await eventually("the follower's thread is stalled") { stall.isWaiting }
-    for index in 0..<300 {
-      leader.store.dispatch(SetTitle(title: String(repeating: "\(index % 10)", count: 65536)))
-    }
-    leader.store.dispatch(Increment())
-    stall.open()
-    await eventually("the follower shows 2") { follower.store.state.counter == 2 }
+    try await floodWhileStalled(leader, follower, deltas: 300, bytes: 65536)
     let statistics = try await leader.statistics()
     #expect(statistics.counters["journalCatchUps"] ?? 0 >= 1)
     #expect(try await follower.statistics().resyncs == 0)

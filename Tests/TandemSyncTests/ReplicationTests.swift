@@ -62,19 +62,7 @@ struct ReplicationTests {
   @Test func gapsFromHighWaterMarkDropsAreRepairedFromTheBacklog() async throws {
     let leader = try await makeLeader { $0.updatesHighWaterMark = 10 }
     let follower = try await makeFollower(leader) { $0.updatesHighWaterMark = 10 }
-    let stall = Stall()
-    let log = StateLog<Int>(onValue: { _ in stall.waitIfClosed() })
-    follower.store.subscribe(log) { $0.select(\.counter) }
-    stall.close()
-    leader.store.dispatch(Increment())
-    await eventually("the follower's thread is stalled") { stall.isWaiting }
-    // 2,000 deltas of 8 KiB each: far more than the socket buffers and high-water marks hold.
-    for index in 0..<2000 {
-      leader.store.dispatch(SetTitle(title: String(repeating: "\(index % 10)", count: 8192)))
-    }
-    leader.store.dispatch(Increment())
-    stall.open()
-    await eventually("the follower shows 2") { follower.store.state.counter == 2 }
+    try await floodWhileStalled(leader, follower, deltas: 2000, bytes: 8192)
     let statistics = try await follower.statistics()
     #expect(statistics.gapsRepaired + statistics.resyncs > 0)
     #expect(follower.store.state == leader.store.state)
@@ -88,18 +76,7 @@ struct ReplicationTests {
       $0.backlogCount = 5
     }
     let follower = try await makeFollower(leader) { $0.updatesHighWaterMark = 10 }
-    let stall = Stall()
-    let log = StateLog<Int>(onValue: { _ in stall.waitIfClosed() })
-    follower.store.subscribe(log) { $0.select(\.counter) }
-    stall.close()
-    leader.store.dispatch(Increment())
-    await eventually("the follower's thread is stalled") { stall.isWaiting }
-    for index in 0..<2000 {
-      leader.store.dispatch(SetTitle(title: String(repeating: "\(index % 10)", count: 8192)))
-    }
-    leader.store.dispatch(Increment())
-    stall.open()
-    await eventually("the follower shows 2") { follower.store.state.counter == 2 }
+    try await floodWhileStalled(leader, follower, deltas: 2000, bytes: 8192)
     #expect(try await follower.statistics().resyncs > 0)
     await follower.stop()
     await leader.stop()
@@ -176,6 +153,27 @@ struct ReplicationTests {
     await json.stop()
     await leader.stop()
   }
+}
+
+/// Stalls `follower`'s I/O thread (in a subscriber), publishes `deltas` deltas of `bytes` bytes
+/// each, far more than its socket buffers and high-water marks hold, then an increment, lets
+/// the follower go, and waits until its replica shows the increment (counter 2): it can only
+/// get there by repairing the gap.
+func floodWhileStalled(
+  _ leader: Leader<TestState>, _ follower: Follower<TestState>, deltas: Int, bytes: Int
+) async throws {
+  let stall = Stall()
+  let log = StateLog<Int>(onValue: { _ in stall.waitIfClosed() })
+  follower.store.subscribe(log) { $0.select(\.counter) }
+  stall.close()
+  leader.store.dispatch(Increment())
+  await eventually("the follower's thread is stalled") { stall.isWaiting }
+  for index in 0..<deltas {
+    leader.store.dispatch(SetTitle(title: String(repeating: "\(index % 10)", count: bytes)))
+  }
+  leader.store.dispatch(Increment())
+  stall.open()
+  await eventually("the follower shows 2") { follower.store.state.counter == 2 }
 }
 
 /// Holds a follower's I/O thread inside a subscriber until the test opens it.
