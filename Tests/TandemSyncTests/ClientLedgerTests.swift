@@ -32,3 +32,56 @@ struct ClientLedgerTests {
     #expect(ledger.lastNumber(of: "new") == 1)
   }
 }
+
+@Suite("Outbox")
+struct OutboxTests {
+  let now = ContinuousClock.now
+
+  @Test func sendsEachActionOnceUntilARewind() throws {
+    var outbox = Outbox(capacity: 10)
+    outbox.welcome(lastNumber: 0)
+    for _ in 0..<3 { _ = try outbox.enqueue(tag: "t", payload: []) }
+    let sent = outbox.takeUnsent(now: now, client: "c")
+    #expect(sent.map(\.number) == [1, 2, 3])
+    _ = try outbox.enqueue(tag: "t", payload: [])
+    let sent2 = outbox.takeUnsent(now: now, client: "c")
+    #expect(sent2.map(\.number) == [4])
+    let answered = outbox.answered(1)
+    #expect(answered?.number == 1)
+    let sent3 = outbox.takeUnsent(now: now, client: "c")
+    #expect(sent3.isEmpty)
+    outbox.rewind()
+    let sent4 = outbox.takeUnsent(now: now, client: "c")
+    #expect(sent4.map(\.number) == [2, 3, 4])
+  }
+
+  @Test func nothingIsSentBeforeTheNumberingIsAligned() throws {
+    var outbox = Outbox(capacity: 10)
+    _ = try outbox.enqueue(tag: "t", payload: [])
+    let sent5 = outbox.takeUnsent(now: now, client: "c")
+    #expect(sent5.isEmpty)
+    outbox.welcome(lastNumber: 41)
+    let sent6 = outbox.takeUnsent(now: now, client: "c")
+    #expect(sent6.map(\.number) == [42])
+  }
+
+  @Test func anOutOfOrderAnswerRewindsOnlyForASendAfterTheLastRewind() throws {
+    var outbox = Outbox(capacity: 10)
+    outbox.welcome(lastNumber: 0)
+    for _ in 0..<3 { _ = try outbox.enqueue(tag: "t", payload: []) }
+    _ = outbox.takeUnsent(now: now, client: "c")
+    let rewound = outbox.outOfOrder(2)
+    #expect(rewound)
+    _ = outbox.takeUnsent(now: now, client: "c")
+    let rewound2 = outbox.outOfOrder(3)
+    #expect(!rewound2)
+  }
+
+  @Test func aFullOutboxRefuses() throws {
+    var outbox = Outbox(capacity: 1)
+    _ = try outbox.enqueue(tag: "t", payload: [])
+    #expect(throws: FollowerError.outboxFull(capacity: 1)) {
+      try outbox.enqueue(tag: "t", payload: [])
+    }
+  }
+}

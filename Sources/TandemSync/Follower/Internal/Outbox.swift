@@ -20,6 +20,9 @@ struct Outbox {
   private(set) var nextNumber: UInt64 = 1
   /// Unanswered actions, in number order.
   private(set) var entries: [Entry] = []
+  /// How many entries, from the first, have been sent: sends go in order and a rewind resends
+  /// from the first, so the sent entries are always a prefix.
+  private var sentCount = 0
   /// The highest number sent before the last rewind: an `out-of-order` answer at or below it
   /// answers a send from before the rewind, which the rewind already repeated.
   private var rewoundThrough: UInt64 = 0
@@ -44,19 +47,22 @@ struct Outbox {
   mutating func takeUnsent(now: ContinuousClock.Instant, client: String) -> [ForwardedAction] {
     guard isAligned else { return [] }
     var actions: [ForwardedAction] = []
-    for index in entries.indices where entries[index].sentAt == nil {
+    actions.reserveCapacity(entries.count - sentCount)
+    for index in sentCount..<entries.count {
       entries[index].sentAt = now
       let entry = entries[index]
       actions.append(
         ForwardedAction(
           client: client, number: entry.number, tag: entry.tag, payload: entry.payload))
     }
+    sentCount = entries.count
     return actions
   }
 
   /// Removes and returns the entry for `number` once the leader answered it.
   mutating func answered(_ number: UInt64) -> Entry? {
     guard let index = entries.firstIndex(where: { $0.number == number }) else { return nil }
+    if index < sentCount { sentCount -= 1 }
     return entries.remove(at: index)
   }
 
@@ -64,6 +70,7 @@ struct Outbox {
   mutating func rewind() {
     rewoundThrough = entries.last(where: { $0.sentAt != nil })?.number ?? rewoundThrough
     for index in entries.indices { entries[index].sentAt = nil }
+    sentCount = 0
   }
 
   /// Handles an `out-of-order` answer to `number`: rewinds unless a rewind already repeated
