@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Drives headless Chromium over the Chrome DevTools Protocol (--remote-debugging-pipe), with
-the standard library only: opens front end A, opens a repository and bookmarks it by clicking
-the page's own buttons, then checks that front end B's page shows the bookmark. Saves
+the standard library only: opens front end B on its bookmarks screen, then front end A, where
+it opens a repository and bookmarks it by clicking the page's own buttons, and checks that
+page B (never reloaded) lists the bookmark. Saves
 screenshots of both pages. Prints one line per step and `browser: N passed, M failed`.
 
 Usage: browser-cdp.py CHROMIUM URL_A URL_B ARTIFACT_DIR
@@ -125,6 +126,13 @@ browser = Browser()
 try:
     version = browser.call("Browser.getVersion")
     step(True, "chromium runs headless: " + version.get("product", "?"))
+    b = browser.open(url_b)
+    step(browser.wait_for(b, "window.tandem && tandem.view() && tandem.view().connection === 'live'")
+         and browser.click(b, "#nav-bookmarks")
+         and browser.wait_for(b, "document.body.dataset.screen === 'bookmarks'"),
+         "page B is live and shows the bookmarks screen")
+    step(not browser.evaluate(b, "document.body.dataset.bookmarks.split(' ').includes('%s')" % REPO),
+         "page B does not list %s yet" % REPO)
     a = browser.open(url_a)
     step(browser.wait_for(a, "window.tandem && tandem.view() && tandem.view().connection === 'live'"),
          "page A connected: its event stream delivers live views")
@@ -140,11 +148,8 @@ try:
          and browser.wait_for(a, "document.getElementById('outcome').textContent.includes('applied at sequence')"),
          "clicked Bookmark on A: the outcome line shows the sequence")
     shot_a = browser.screenshot(a, "page-a.png")
-    b = browser.open(url_b)
-    step(browser.wait_for(b, "window.tandem && tandem.view() && tandem.view().connection === 'live'")
-         and browser.click(b, "#nav-bookmarks")
-         and browser.wait_for(b, "!!document.querySelector('main [data-action=open][data-repo=\"%s\"]')" % REPO),
-         "page B's bookmarks screen lists %s" % REPO)
+    step(browser.wait_for(b, "!!document.querySelector('main [data-action=open][data-repo=\"%s\"]')" % REPO, 5),
+         "page B, open all along, lists %s without a reload" % REPO)
     same_session = browser.evaluate(b, "tandem.session") == browser.evaluate(a, "tandem.session")
     step(not same_session, "pages A and B are separate sessions, each with its own route")
     shot_b = browser.screenshot(b, "page-b.png")
