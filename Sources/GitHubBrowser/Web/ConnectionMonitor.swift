@@ -30,7 +30,7 @@ final class ConnectionMonitor: Sendable {
   private let done = DispatchSemaphore(value: 0)
 
   init(
-    follower: Follower<BrowserState>, leader: String, interval: Duration = .milliseconds(300),
+    follower: Follower<BrowserState>, leader: String, interval: Duration = .milliseconds(500),
     settleTime: Duration = .seconds(1),
     onChange: @escaping @Sendable (BrowserView.Connection) -> Void
   ) {
