@@ -118,6 +118,26 @@ import Testing
     await service.stop([followerA, followerB])
   }
 
+  @Test func lostLeaderShowsAsReconnectingOnTheEventStream() async throws {
+    let service = try await ServiceHarness()
+    let (web, follower) = try await frontEnd(service)
+    let stream = try HTTPTestClient(port: web.port)
+    try stream.send(method: "GET", path: "/api/events?session=tab")
+    _ = try await onThread { try stream.head() }
+    let decoder = JSONDecoder()
+    let first = try decoder.decode(
+      BrowserView.self, from: Data(try await onThread { try stream.nextEvent(named: "view") }.utf8))
+    #expect(first.connection == .live)
+    await service.leader.stop()
+    let next = try decoder.decode(
+      BrowserView.self, from: Data(try await onThread { try stream.nextEvent(named: "view") }.utf8))
+    #expect(next.connection == .reconnecting)
+    #expect(web.connection == .reconnecting)
+    web.stop()
+    await follower.stop()
+    service.fixture.stop()
+  }
+
   @Test func pageIsOneSelfContainedDocument() async throws {
     let service = try await ServiceHarness()
     let (web, follower) = try await frontEnd(service)
