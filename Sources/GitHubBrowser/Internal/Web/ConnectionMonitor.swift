@@ -11,7 +11,8 @@ import TandemSync
 /// the ping, the replica follows the leader's epoch and has reached the sequence the ping
 /// reported (or further), and the follower has not reconnected for ``settleTime``; otherwise it
 /// is ``BrowserView/Connection/reconnecting``. It runs on a thread of its own, since
-/// `LeaderControl` blocks while it waits for the reply.
+/// `LeaderControl` blocks while it waits for the reply; nothing ever waits for that thread
+/// (``stop()`` only asks it to end), so no task of Swift's pool is blocked on it.
 final class ConnectionMonitor: Sendable {
   private struct Sample {
     var reconnects = 0
@@ -27,7 +28,6 @@ final class ConnectionMonitor: Sendable {
   private let follower: Follower<BrowserState>
   private let onChange: @Sendable (BrowserView.Connection) -> Void
   private let sample = Mutex(Sample())
-  private let done = DispatchSemaphore(value: 0)
 
   init(
     follower: Follower<BrowserState>, leader: String, interval: Duration = .milliseconds(500),
@@ -53,24 +53,21 @@ final class ConnectionMonitor: Sendable {
           forTimeInterval: Double(interval.components.attoseconds) / 1e18
             + Double(interval.components.seconds))
       }
-      done.signal()
     }
     thread.name = "github-browser-connection"
     thread.start()
   }
 
-  /// Stops the thread and waits for it.
+  /// Asks the thread to end after its current check, without waiting for it (it may block
+  /// for up to the ping's timeout); it reports no change once it has seen the request.
   func stop() {
-    let wasRunning = sample.withLock { sample in
-      defer { sample.stopped = true }
-      return !sample.stopped
-    }
-    if wasRunning { done.wait() }
+    sample.withLock { $0.stopped = true }
   }
 
   private func check() {
     // The ping first: the replica's sequence, read after it, has had the time to reach it.
     let pong = try? LeaderControl(leader: leader, timeout: .seconds(1)).ping()
+    guard !sample.withLock({ $0.stopped }) else { return }
     let statistics = Self.wait { [follower] in try? await follower.statistics() }
     let now = ContinuousClock.now
     let (changed, connection) = sample.withLock { sample -> (Bool, BrowserView.Connection) in
@@ -90,7 +87,7 @@ final class ConnectionMonitor: Sendable {
       defer { sample.connection = connection }
       return (connection != sample.connection, connection)
     }
-    if changed { onChange(connection) }
+    if changed, !sample.withLock({ $0.stopped }) { onChange(connection) }
   }
 
   /// Runs `body` as a task and blocks this (non-pool) thread until it returns.
