@@ -82,10 +82,10 @@ let package = Package(
     .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD"]),
 
     // The GitHub browser example: shared state, reducers, the REST client, the fixture API.
-    .target(name: "GitHubBrowser", dependencies: ["MicroHTTP"]),
+    .target(name: "GitHubBrowser", dependencies: ["MicroHTTP", "Tandem", "TandemSync"]),
     .executableTarget(
       name: "github-browser",
-      dependencies: ["GitHubBrowser", "MicroHTTP", "CommandLineKit"]
+      dependencies: ["GitHubBrowser", "MicroHTTP", "CommandLineKit", "Tandem", "TandemSync"]
     ),
 
     .testTarget(name: "TandemTests", dependencies: ["Tandem"]),
@@ -101,7 +101,10 @@ let package = Package(
       name: "CounterExampleTests", dependencies: ["CounterExample", "Tandem", "TandemSync"]
     ),
     .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"]),
-    .testTarget(name: "GitHubBrowserTests", dependencies: ["GitHubBrowser"]),
+    .testTarget(
+      name: "GitHubBrowserTests",
+      dependencies: ["GitHubBrowser", "MicroHTTP", "Tandem", "TandemSync"]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -13,7 +13,7 @@ blockTerminationSignals()
 let githubBrowser = CommandGroup(
   name: "github-browser",
   summary: "The GitHub browser example: processes sharing one Tandem state.",
-  commands: [fixtureAPICommand]
+  commands: [leaderCommand, workerCommand, webCommand, fixtureAPICommand]
 )
 
 exit(githubBrowser.run(Array(CommandLine.arguments.dropFirst())).rawValue)

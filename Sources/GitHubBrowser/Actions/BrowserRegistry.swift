@@ -1,0 +1,111 @@
+import Tandem
+import TandemSync
+
+/// Every action of the GitHub browser under its stable tag; leader, workers and front ends
+/// must use this registry (it is part of the schema fingerprint).
+///
+/// | tag | type | sent by |
+/// |---|---|---|
+/// | `github.bookmark.add` | ``AddBookmark`` | web front ends |
+/// | `github.bookmark.remove` | ``RemoveBookmark`` | web front ends |
+/// | `github.navigate` | ``Navigate`` | web front ends |
+/// | `github.session.end` | ``EndSession`` | web front ends |
+/// | `github.load.request` | ``RequestLoad`` | web front ends |
+/// | `github.identity.resolved` | ``IdentityResolved`` | workers |
+/// | `github.load.claim` | ``ClaimLoad`` | workers |
+/// | `github.load.release` | ``ReleaseLoad`` | workers |
+/// | `github.load.complete` | ``CompleteLoad`` | workers |
+public let browserRegistry = ActionRegistry()
+  .registering(AddBookmark.self, tag: "github.bookmark.add")
+  .registering(RemoveBookmark.self, tag: "github.bookmark.remove")
+  .registering(Navigate.self, tag: "github.navigate")
+  .registering(EndSession.self, tag: "github.session.end")
+  .registering(RequestLoad.self, tag: "github.load.request")
+  .registering(IdentityResolved.self, tag: "github.identity.resolved")
+  .registering(ClaimLoad.self, tag: "github.load.claim")
+  .registering(ReleaseLoad.self, tag: "github.load.release")
+  .registering(CompleteLoad.self, tag: "github.load.complete")
+
+/// The tags a web front end forwards from browsers; the others belong to workers.
+public let browserUserTags: Set<String> = [
+  "github.bookmark.add", "github.bookmark.remove", "github.navigate", "github.session.end",
+  "github.load.request",
+]
+
+/// The leader's validation of forwarded actions (``LeaderConfiguration/validate``): refuses
+/// names GitHub would never accept, empty or oversized session ids, and page numbers out of
+/// range, with a message saying what is wrong.
+///
+/// ```swift
+/// var configuration = LeaderConfiguration()
+/// configuration.validate = { action, _ in validateBrowserAction(action) }
+/// ```
+public func validateBrowserAction(_ action: any Action) -> Rejection? {
+  let problem: String?
+  switch action {
+  case let bookmark as AddBookmark:
+    problem = nameProblem(owner: bookmark.owner, name: bookmark.name)
+  case let bookmark as RemoveBookmark:
+    problem = nameProblem(owner: bookmark.owner, name: bookmark.name)
+  case let navigate as Navigate:
+    problem = sessionProblem(navigate.session) ?? screenProblem(navigate.route.screen)
+  case let end as EndSession:
+    problem = sessionProblem(end.session)
+  case let request as RequestLoad:
+    problem = targetProblem(request.target)
+  case let claim as ClaimLoad:
+    problem =
+      claim.workerID.isEmpty || claim.expiresAt <= claim.now
+      ? "a claim needs a worker id and an expiry after its time" : nil
+  default:
+    problem = nil
+  }
+  return problem.map { Rejection(code: .refused, message: $0) }
+}
+
+private func sessionProblem(_ session: String) -> String? {
+  (1...128).contains(session.utf8.count) ? nil : "a session id has 1 to 128 bytes"
+}
+
+private func screenProblem(_ screen: Route.Screen) -> String? {
+  switch screen {
+  case .repositories(.owner(let owner)): return loginProblem(owner)
+  case .repositories(.signedInUser), .bookmarks: return nil
+  case .repository(let owner, let name): return nameProblem(owner: owner, name: name)
+  }
+}
+
+private func targetProblem(_ target: LoadTarget) -> String? {
+  switch target {
+  case .repositories(let source, let page):
+    guard (1...10_000).contains(page) else { return "a page number is in 1...10000" }
+    if case .owner(let owner) = source { return loginProblem(owner) }
+    return nil
+  case .repository(let owner, let name):
+    return nameProblem(owner: owner, name: name)
+  }
+}
+
+private func nameProblem(owner: String, name: String) -> String? {
+  if let problem = loginProblem(owner) { return problem }
+  let allowed = name.unicodeScalars.allSatisfy { scalar in
+    scalar.isASCII
+      && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+        || "-_.".unicodeScalars.contains(scalar))
+  }
+  guard (1...100).contains(name.count), allowed, name != ".", name != ".." else {
+    return "'\(name)' is not a repository name (1 to 100 letters, digits, '-', '_' or '.')"
+  }
+  return nil
+}
+
+private func loginProblem(_ login: String) -> String? {
+  let allowed = login.unicodeScalars.allSatisfy { scalar in
+    scalar.isASCII
+      && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-")
+  }
+  guard (1...39).contains(login.count), allowed else {
+    return "'\(login)' is not a GitHub login (1 to 39 letters, digits or '-')"
+  }
+  return nil
+}

@@ -1,0 +1,83 @@
+import Foundation
+import MicroHTTP
+import Synchronization
+
+/// The web front end's open event streams, each with its client's session, and the latest
+/// replica state and connection: every change recomputes each client's ``BrowserView`` and
+/// sends it to that client only when it differs from the last one sent.
+final class EventHub: Sendable {
+  private struct Client {
+    var session: String
+    var stream: EventStream
+    var lastSent: Data?
+  }
+
+  private struct Hub {
+    var clients: [Int: Client] = [:]
+    var nextID = 0
+    var state = BrowserState()
+    var connection = BrowserView.Connection.live
+    var eventNumber = 0
+  }
+
+  private let hub = Mutex(Hub())
+
+  /// How many event streams are open.
+  var count: Int { hub.withLock { $0.clients.count } }
+
+  /// The view of `session` now.
+  func view(of session: String) -> BrowserView {
+    hub.withLock { BrowserView(state: $0.state, session: session, connection: $0.connection) }
+  }
+
+  /// Adds `stream` for `session` and sends it the current view at once.
+  func add(_ stream: EventStream, session: String) {
+    let id = hub.withLock { hub in
+      defer { hub.nextID += 1 }
+      hub.clients[hub.nextID] = Client(session: session, stream: stream)
+      return hub.nextID
+    }
+    stream.onTermination { [weak self] in
+      self?.hub.withLock { _ = $0.clients.removeValue(forKey: id) }
+    }
+    publish()
+  }
+
+  /// Records a new replica state and sends the views it changed.
+  func update(state: BrowserState) {
+    hub.withLock { $0.state = state }
+    publish()
+  }
+
+  /// Records a new connection state and sends it to every client.
+  func update(connection: BrowserView.Connection) {
+    hub.withLock { $0.connection = connection }
+    publish()
+  }
+
+  /// Ends every stream.
+  func finishAll() {
+    let streams = hub.withLock { $0.clients.values.map(\.stream) }
+    for stream in streams { stream.finish() }
+  }
+
+  /// Sends each client its view when it changed. Runs under the hub's lock, so views go out in
+  /// the order of the updates.
+  private func publish() {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    hub.withLock { hub in
+      for (id, client) in hub.clients {
+        let view = BrowserView(
+          state: hub.state, session: client.session, connection: hub.connection)
+        guard let data = try? encoder.encode(view), data != client.lastSent else { continue }
+        hub.eventNumber += 1
+        client.stream.send(
+          ServerSentEvent(
+            id: String(hub.eventNumber), event: "view", data: String(decoding: data, as: UTF8.self))
+        )
+        hub.clients[id]?.lastSent = data
+      }
+    }
+  }
+}

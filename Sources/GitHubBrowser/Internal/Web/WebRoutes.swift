@@ -1,0 +1,167 @@
+import Foundation
+import MicroHTTP
+import Synchronization
+import Tandem
+import TandemSync
+
+/// The web front end's handlers: the page, the views, the event stream and the actions.
+struct WebRoutes: Sendable {
+  let follower: Follower<BrowserState>
+  let hub: EventHub
+  let actionTimeout: Duration
+
+  func router() -> Router {
+    var router = Router()
+    router.get("/") { _ in
+      HTTPResponse(
+        status: 200,
+        headers: ["Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-cache"],
+        body: Array(WebPage.html.utf8))
+    }
+    router.get("/api/view") { request in
+      let session = try Self.session(of: request)
+      return Self.json(hub.view(of: session))
+    }
+    router.get("/api/events") { request in
+      let session = try Self.session(of: request)
+      let stream = EventStream()
+      stream.send(ServerSentEvent(data: "", retry: 1000))
+      hub.add(stream, session: session)
+      return .eventStream(stream)
+    }
+    router.get("/api/status") { _ in
+      let statistics = try? await follower.statistics()
+      return Self.json(
+        WebStatus(
+          connection: hub.view(of: "").connection, clientID: follower.clientID,
+          eventStreams: hub.count, follower: statistics))
+    }
+    router.post("/api/actions") { request in
+      await forward(request)
+    }
+    return router
+  }
+
+  /// Decodes, forwards and awaits one action; every failure becomes a 4xx or 5xx answer.
+  func forward(_ request: HTTPRequest) async -> HTTPResponse {
+    let action: any Action
+    do {
+      action = try Self.decodeAction(request.body)
+    } catch {
+      return Self.problem(400, error.message)
+    }
+    let receipt: Receipt
+    do {
+      receipt = try follower.send(action)
+    } catch {
+      return Self.problem(503, error.description)
+    }
+    switch await Self.outcome(of: receipt, within: actionTimeout) {
+    case .success(let sequence)?:
+      return Self.json(["sequence": sequence])
+    case .failure(.rejected(let rejection))?:
+      return Self.problem(422, rejection.message, code: rejection.code.rawValue)
+    case .failure(let error)?:
+      return Self.problem(503, error.description)
+    case nil:
+      return Self.problem(
+        504,
+        "the leader did not acknowledge the action within \(actionTimeout); it stays queued "
+          + "and is applied once the leader is reachable")
+    }
+  }
+
+  /// A request body's action: `{"tag": T, "payload": {...}}` with a tag browsers may send.
+  static func decodeAction(_ body: [UInt8]) throws(WebRequestError) -> any Action {
+    let object: Any
+    do {
+      object = try JSONSerialization.jsonObject(with: Data(body), options: [])
+    } catch {
+      throw WebRequestError("the body is not JSON: send {\"tag\": ..., \"payload\": {...}}")
+    }
+    guard let fields = object as? [String: Any], let tag = fields["tag"] as? String else {
+      throw WebRequestError("the body must be a JSON object with a \"tag\" string")
+    }
+    guard browserUserTags.contains(tag) else {
+      throw WebRequestError(
+        "unknown action '\(tag)': the page may send \(browserUserTags.sorted().joined(separator: ", "))"
+      )
+    }
+    let payload = fields["payload"] ?? [String: Any]()
+    guard JSONSerialization.isValidJSONObject(payload),
+      let bytes = try? JSONSerialization.data(withJSONObject: payload, options: [])
+    else {
+      throw WebRequestError("the \"payload\" of '\(tag)' must be a JSON object")
+    }
+    do {
+      return try browserRegistry.decode(tag: tag, payload: Array(bytes))
+    } catch {
+      throw WebRequestError("the payload does not fit '\(tag)': \(error)")
+    }
+  }
+
+  /// The receipt's outcome, or `nil` when it has none within `timeout`.
+  static func outcome(
+    of receipt: Receipt, within timeout: Duration
+  ) async -> Result<UInt64, FollowerError>? {
+    let once = Mutex(false)
+    return await withCheckedContinuation { continuation in
+      let resume: @Sendable (Result<UInt64, FollowerError>?) -> Void = { value in
+        let first = once.withLock { done in
+          defer { done = true }
+          return !done
+        }
+        if first { continuation.resume(returning: value) }
+      }
+      let waiter = Task {
+        do throws(FollowerError) {
+          resume(.success(try await receipt.applied()))
+        } catch {
+          resume(.failure(error))
+        }
+      }
+      Task {
+        try? await Task.sleep(for: timeout)
+        resume(nil)
+        _ = waiter
+      }
+    }
+  }
+
+  static func session(of request: HTTPRequest) throws -> String {
+    guard let session = request.query["session"], (1...128).contains(session.utf8.count) else {
+      throw HTTPError(status: 400, "missing ?session=ID (1 to 128 bytes)")
+    }
+    return session
+  }
+
+  static func json<T: Encodable>(_ value: T, status: Int = 200) -> HTTPResponse {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    let body = (try? encoder.encode(value)) ?? Data("{}".utf8)
+    return HTTPResponse(
+      status: status,
+      headers: ["Content-Type": "application/json", "Cache-Control": "no-cache"],
+      body: Array(body))
+  }
+
+  static func problem(_ status: Int, _ message: String, code: String? = nil) -> HTTPResponse {
+    var fields = ["error": message]
+    if let code { fields["code"] = code }
+    return json(fields, status: status)
+  }
+}
+
+/// A request the front end cannot forward, with the message the client gets in a 400.
+struct WebRequestError: Error {
+  var message: String
+  init(_ message: String) { self.message = message }
+}
+
+/// `GET /api/status`: the connection and the follower's counters.
+struct WebStatus: Codable, Sendable {
+  var connection: BrowserView.Connection
+  var clientID: String
+  var eventStreams: Int
+  var follower: FollowerStatistics?
+}

@@ -1,0 +1,50 @@
+/// What one browser client's page shows: the shared parts of the state, its own route and the
+/// data its screen needs, and whether the front end's replica is connected to the leader.
+///
+/// The web front end computes it from its replica for every event-stream client and sends it
+/// (as JSON) only when it changed.
+public struct BrowserView: Codable, Equatable, Sendable {
+  /// The replica's link to the leader, as the page shows it.
+  public enum Connection: String, Codable, Sendable {
+    /// Joined and in step with the leader.
+    case live
+    /// The leader went silent or away; the replica is joining again (the page shows
+    /// "reconnecting" and keeps the last state).
+    case reconnecting
+  }
+
+  /// The replica's connection.
+  public var connection: Connection
+  /// Who the service talks to GitHub as.
+  public var identity: Identity
+  /// GitHub's last reported rate limit.
+  public var rateLimit: RateLimitStatus?
+  /// This client's route, `nil` before its first navigation.
+  public var route: Route?
+  /// The shared bookmarks.
+  public var bookmarks: [Bookmark]
+  /// The list the route shows, on a repositories screen.
+  public var list: RepositoryList?
+  /// The detail the route shows, on a repository screen.
+  public var detail: RepositoryDetail?
+  /// How many loads wait for or are with a worker.
+  public var pendingLoads: Int
+  /// How many browser clients have a route.
+  public var sessions: Int
+
+  /// The view of `session` in `state`.
+  public init(state: BrowserState, session: String, connection: Connection) {
+    self.connection = connection
+    identity = state.identity
+    rateLimit = state.rateLimit
+    route = state.sessions[session]
+    bookmarks = state.bookmarks
+    pendingLoads = state.loads.count
+    sessions = state.sessions.count
+    switch route?.screen {
+    case .repositories(let source): list = state.list(for: source)
+    case .repository(let owner, let name): detail = state.detail(owner: owner, name: name)
+    case .bookmarks, nil: break
+    }
+  }
+}

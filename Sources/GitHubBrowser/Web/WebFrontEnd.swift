@@ -1,0 +1,86 @@
+import Foundation
+import MicroHTTP
+import Synchronization
+import Tandem
+import TandemSync
+
+/// The browser's web front end: a follower of the leader serving a page, a JSON API and a
+/// Server-Sent Events stream through MicroHTTP's `HTTPServer`.
+///
+/// | method and path | answer |
+/// |---|---|
+/// | `GET /` | the page (HTML with its script, nothing from elsewhere) |
+/// | `GET /api/view?session=S` | session `S`'s ``BrowserView`` as JSON |
+/// | `GET /api/events?session=S` | `text/event-stream`: a `view` event with the JSON view at once and after every change of it |
+/// | `POST /api/actions` | `{"tag": T, "payload": {...}}`: forwards the action (tags in ``browserUserTags``) and answers `{"sequence": N}` once the replica shows it |
+/// | `GET /api/status` | the connection and the follower's statistics |
+///
+/// A body that is not JSON, a tag that is unknown or belongs to workers, or a payload that does
+/// not decode is answered 400 with `{"error": message}`; an action the leader rejects 422; an
+/// action not acknowledged within ``actionTimeout`` 504 (it stays queued and is applied once
+/// the leader is back).
+///
+/// ```swift
+/// let web = try WebFrontEnd(
+///   follower: follower, leader: endpoint,
+///   server: HTTPServer.Configuration(port: 8080))
+/// print(web.url)
+/// ```
+public final class WebFrontEnd: Sendable {
+  /// The replica the front end shows and forwards through.
+  public let follower: Follower<BrowserState>
+  /// How long `POST /api/actions` waits for the replica to show an action.
+  public let actionTimeout: Duration
+  private let server: Mutex<HTTPServer?>
+  let hub = EventHub()
+  private let monitor: ConnectionMonitor
+  private let feed: Task<Void, Never>
+  /// The bound base URL, such as `http://127.0.0.1:8080`.
+  public let url: String
+
+  /// Starts serving `follower`'s state; `leader` is its control endpoint (for the connection
+  /// check, see ``BrowserView/Connection``).
+  public init(
+    follower: Follower<BrowserState>, leader: String,
+    server configuration: HTTPServer.Configuration = HTTPServer.Configuration(),
+    actionTimeout: Duration = .seconds(10)
+  ) throws(HTTPServerError) {
+    self.follower = follower
+    self.actionTimeout = actionTimeout
+    let hub = hub
+    monitor = ConnectionMonitor(follower: follower, leader: leader) { connection in
+      hub.update(connection: connection)
+    }
+    feed = Task { [follower] in
+      for await state in follower.store.states { hub.update(state: state) }
+    }
+    let router = WebRoutes(follower: follower, hub: hub, actionTimeout: actionTimeout).router()
+    let server = try HTTPServer(configuration: configuration, router: router)
+    self.server = Mutex(server)
+    url = server.url
+    monitor.start()
+  }
+
+  /// The bound port.
+  public var port: Int { server.withLock { $0?.port ?? 0 } }
+
+  /// The connection as the page shows it.
+  public var connection: BrowserView.Connection { monitor.connection }
+
+  /// Stops serving: ends the event streams and the server, and the connection check. The
+  /// follower is the caller's to stop.
+  public func stop() {
+    feed.cancel()
+    monitor.stop()
+    hub.finishAll()
+    let server = self.server.withLock { server in
+      defer { server = nil }
+      return server
+    }
+    server?.stop()
+  }
+
+  deinit {
+    stop()
+  }
+}

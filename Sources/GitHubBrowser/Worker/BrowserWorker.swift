@@ -1,0 +1,205 @@
+import Foundation
+import Synchronization
+import Tandem
+import TandemSync
+
+/// The process that performs the browser's effects: it watches its replica for requested
+/// loads, claims each through the leader, performs it with a ``GitHubClient`` and dispatches
+/// the result.
+///
+/// A claim is a ``ClaimLoad`` sent with ``TandemSync/Follower/send(_:)``; the worker waits until
+/// its replica shows the action (read-your-writes) and performs the load only if the state then
+/// shows the claim as its own. The leader applies claims in one order, so of two workers
+/// claiming the same load only the first gets it. While a load runs the worker renews its claim
+/// every third of the lease; a worker that dies stops renewing, its claim lapses, and another
+/// worker's next claim takes the load over.
+///
+/// ```swift
+/// let follower = try await Follower<BrowserState>(
+///   configuration: FollowerConfiguration(leader: endpoint), registry: browserRegistry)
+/// let worker = BrowserWorker(
+///   follower: follower, client: GitHubClient(configuration: .init(token: token)),
+///   configuration: .init(workerID: "worker-1"))
+/// await worker.run()   // until the task is cancelled
+/// ```
+///
+/// Rate limits are respected twice: the client refuses requests itself until a limit's retry
+/// time, and the worker claims nothing while the state's ``BrowserState/rateLimit`` shows no
+/// requests left before its reset (a rate-limited load also waits, unclaimable, until
+/// ``LoadRequest/notBefore``).
+public final class BrowserWorker: Sendable {
+  /// How a worker names itself and paces its claims.
+  public struct Configuration: Sendable {
+    /// The id its claims carry; unique among the service's workers.
+    public var workerID: String
+    /// How long a claim lasts unless renewed.
+    public var lease: Duration
+    /// The most loads performed at once.
+    public var concurrency: Int
+    /// How often the worker looks again without a state change (for lapsed claims and ended
+    /// rate limits, which no delta announces).
+    public var recheckInterval: Duration
+
+    /// A configuration; every parameter has the default described on its property.
+    public init(
+      workerID: String, lease: Duration = .seconds(15), concurrency: Int = 4,
+      recheckInterval: Duration = .milliseconds(500)
+    ) {
+      precondition(!workerID.isEmpty, "BrowserWorker: empty worker id")
+      precondition(concurrency > 0, "BrowserWorker: concurrency must be positive")
+      self.workerID = workerID
+      self.lease = lease
+      self.concurrency = concurrency
+      self.recheckInterval = recheckInterval
+    }
+  }
+
+  /// The replica the worker watches and sends through.
+  public let follower: Follower<BrowserState>
+  /// The GitHub client that performs the loads.
+  public let client: GitHubClient
+  /// The configuration it was made with.
+  public let configuration: Configuration
+  private let log: Logger
+  private let inFlight = Mutex<Set<Int>>([])
+  private let performed = Mutex<[Int]>([])
+
+  /// A worker on `follower` performing loads with `client`.
+  public init(follower: Follower<BrowserState>, client: GitHubClient, configuration: Configuration)
+  {
+    self.follower = follower
+    self.client = client
+    self.configuration = configuration
+    self.log = Logger(label: "worker[\(configuration.workerID)]")
+  }
+
+  /// The ids of the loads this worker performed (claimed and sent to GitHub), in order.
+  public var performedLoads: [Int] { performed.withLock { $0 } }
+
+  /// Resolves the identity, then claims and performs loads until the calling task is cancelled.
+  public func run() async {
+    let (wake, waker) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    let watcher = Task { [follower] in
+      for await _ in follower.store.values(\.loads) { waker.yield() }
+    }
+    let ticker = Task { [configuration] in
+      while !Task.isCancelled {
+        try? await Task.sleep(for: configuration.recheckInterval)
+        waker.yield()
+      }
+    }
+    let identity = Task { await self.reportIdentity() }
+    defer {
+      watcher.cancel()
+      ticker.cancel()
+      identity.cancel()
+    }
+    await withTaskGroup(of: Void.self) { group in
+      for await _ in wake {
+        if Task.isCancelled { break }
+        for load in claimCandidates() {
+          group.addTask {
+            await self.attempt(load)
+            self.inFlight.withLock { _ = $0.remove(load.id) }
+            waker.yield()
+          }
+        }
+      }
+      group.cancelAll()
+    }
+  }
+
+  /// The claimable loads this worker takes on now (marked in flight), within its concurrency.
+  private func claimCandidates() -> [LoadRequest] {
+    let now = Self.milliseconds()
+    guard let state = follower.store.state else { return [] }
+    if let limit = state.rateLimit, limit.remaining == 0, limit.resetAt * 1000 > now {
+      return []
+    }
+    return inFlight.withLock { inFlight in
+      var chosen: [LoadRequest] = []
+      for load in state.claimableLoads(at: now) where !inFlight.contains(load.id) {
+        guard inFlight.count < configuration.concurrency else { break }
+        inFlight.insert(load.id)
+        chosen.append(load)
+      }
+      return chosen
+    }
+  }
+
+  /// Claims `load`; performs it and reports the result if the claim is this worker's.
+  private func attempt(_ load: LoadRequest) async {
+    let me = configuration.workerID
+    let now = Self.milliseconds()
+    do {
+      _ = try await follower.send(
+        ClaimLoad(id: load.id, workerID: me, now: now, expiresAt: now + leaseMilliseconds)
+      ).applied()
+    } catch {
+      log.error("claim of load \(load.id) failed: \(error)")
+      return
+    }
+    guard follower.store.state.load(load.id)?.isClaimed(by: me, at: Self.milliseconds()) == true
+    else { return }
+    performed.withLock { $0.append(load.id) }
+    log.info("performing load \(load.id): \(load.target)")
+    let renewal = Task { await self.renew(load.id) }
+    let result = await client.perform(load.target)
+    renewal.cancel()
+    do {
+      if let result {
+        if case .failed(let failure) = result.outcome {
+          log.info("load \(load.id) failed: \(failure.kind.rawValue): \(failure.message)")
+        }
+        _ = try await follower.send(CompleteLoad(id: load.id, workerID: me, result: result))
+          .applied()
+      } else {
+        _ = try follower.send(ReleaseLoad(id: load.id, workerID: me))
+      }
+    } catch {
+      log.error("cannot report load \(load.id): \(error)")
+    }
+  }
+
+  /// Renews the claim on `id` every third of the lease until cancelled.
+  private func renew(_ id: Int) async {
+    while true {
+      do { try await Task.sleep(for: configuration.lease / 3) } catch { return }
+      let now = Self.milliseconds()
+      do {
+        _ = try follower.send(
+          ClaimLoad(
+            id: id, workerID: configuration.workerID, now: now, expiresAt: now + leaseMilliseconds))
+      } catch {
+        log.error("cannot renew the claim on load \(id): \(error)")
+      }
+    }
+  }
+
+  /// Tells the state who the client signs in as, retrying every few seconds while GitHub
+  /// cannot be reached.
+  private func reportIdentity() async {
+    while !Task.isCancelled {
+      do {
+        let identity = try await client.resolveIdentity()
+        if follower.store.state.identity != identity {
+          _ = try await follower.send(IdentityResolved(identity: identity)).applied()
+        }
+        return
+      } catch {
+        log.error("cannot resolve the identity: \(error)")
+      }
+      try? await Task.sleep(for: .seconds(5))
+    }
+  }
+
+  private var leaseMilliseconds: Int64 {
+    let (seconds, attoseconds) = configuration.lease.components
+    return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+  }
+
+  /// Now, in milliseconds since 1970.
+  static func milliseconds() -> Int64 {
+    Int64(Date().timeIntervalSince1970 * 1000)
+  }
+}

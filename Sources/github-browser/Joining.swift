@@ -1,0 +1,22 @@
+import CommandLineKit
+import GitHubBrowser
+import TandemSync
+
+/// Joins the leader at `leader` as a follower of the browser's state, with a quick reconnect
+/// back-off; turns the follower's errors into exit statuses.
+func joinLeader(_ leader: String) throws -> Follower<BrowserState> {
+  var configuration = FollowerConfiguration(leader: leader)
+  configuration.reconnectDelay = .milliseconds(100)
+  configuration.maximumReconnectDelay = .seconds(1)
+  do {
+    return try blockingAsync { [configuration] in
+      try await Follower<BrowserState>(configuration: configuration, registry: browserRegistry)
+    }
+  } catch let error as FollowerError {
+    switch error {
+    case .invalidEndpoint: throw UsageError(error.description)
+    case .refused: throw CommandFailure(.protocolError, error.description)
+    default: throw CommandFailure(.unavailable, "\(error): is the leader running there?")
+    }
+  }
+}

@@ -1,0 +1,52 @@
+import CommandLineKit
+import GitHubBrowser
+import Tandem
+import TandemSync
+
+/// `github-browser leader`: owns the browser's state and serves followers until SIGINT or SIGTERM.
+let leaderCommand = Command(
+  name: "leader",
+  summary: "Run the leader: it owns the shared state and serves workers and front ends.",
+  usage: """
+    [--control ENDPOINT] [--updates ENDPOINT]
+
+    Prints its control endpoint (what workers and front ends take as --leader) on the first line
+    of standard output, then logs to standard error (TANDEM_LOG=error|info|debug).
+
+    Options:
+      --control ENDPOINT    where the control socket binds (default tcp://127.0.0.1:*, a free port)
+      --updates ENDPOINT    where the updates socket binds (default tcp://127.0.0.1:*)
+
+    Exit status: 0 after a clean stop on SIGINT or SIGTERM, 64 on a usage error, 69 when an
+    endpoint cannot be bound.
+    """,
+  run: { words in
+    var arguments = try CommandLineArguments(words)
+    var configuration = LeaderConfiguration(
+      control: arguments.option("control") ?? "tcp://127.0.0.1:*",
+      updates: arguments.option("updates") ?? "tcp://127.0.0.1:*")
+    try arguments.finish()
+    configuration.validate = { action, _ in validateBrowserAction(action) }
+    // JOURNAL: the durable journal's path and durability go here, on this one line, once the
+    // LeaderConfiguration option lands; until then the leader keeps no journal (a restart
+    // starts a new epoch from the empty state).
+
+    let store = Store<BrowserState>(reducer: browserStoreReducer, state: BrowserState())
+    let leader: Leader<BrowserState>
+    do {
+      leader = try blockingAsync { [configuration] in
+        try await Leader(store: store, registry: browserRegistry, configuration: configuration)
+      }
+    } catch {
+      throw CommandFailure(
+        .unavailable,
+        "cannot start the leader on \(configuration.control) and \(configuration.updates): "
+          + "\(error). Is another process using the port?")
+    }
+    print(leader.controlEndpoint)
+    flushStandardOutput()
+    let signal = waitForTermination()
+    Logger(label: "github-leader").info(
+      "signal \(signal): stopping at sequence \(leader.sequence)")
+    try blockingAsync { await leader.stop() }
+  })

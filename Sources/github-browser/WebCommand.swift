@@ -1,0 +1,46 @@
+import CommandLineKit
+import GitHubBrowser
+import MicroHTTP
+import TandemSync
+
+/// `github-browser web`: serves the page, the JSON API and the event stream from a replica.
+let webCommand = Command(
+  name: "web",
+  summary: "Run a web front end: a replica of the state served as a live page and a JSON API.",
+  usage: """
+    --leader ENDPOINT [--port P] [--host ADDRESS]
+
+    Prints its URL on the first line of standard output, then serves until SIGINT or SIGTERM.
+
+    Options:
+      --leader ENDPOINT   the leader's control endpoint (as `github-browser leader` printed it)
+      --port P            the port to listen on; 0 (the default) picks a free one
+      --host ADDRESS      the address to bind (default 127.0.0.1; 0.0.0.0 for every interface)
+
+    Exit status: 0 after a clean stop, 64 on a usage error, 69 when the leader does not answer
+    or the port cannot be bound.
+    """,
+  run: { words in
+    var arguments = try CommandLineArguments(words)
+    let leader = try arguments.required("leader")
+    let port = try arguments.integer("port", default: 0, in: 0...65535)
+    let host = arguments.option("host") ?? "127.0.0.1"
+    try arguments.finish()
+
+    let follower = try joinLeader(leader)
+    let web: WebFrontEnd
+    do {
+      web = try WebFrontEnd(
+        follower: follower, leader: leader,
+        server: HTTPServer.Configuration(host: host, port: port))
+    } catch {
+      try? blockingAsync { await follower.stop() }
+      throw CommandFailure(.unavailable, "cannot serve on \(host):\(port): \(error)")
+    }
+    print(web.url)
+    flushStandardOutput()
+    let signal = waitForTermination()
+    Logger(label: "github-web").info("signal \(signal): stopping")
+    web.stop()
+    try blockingAsync { await follower.stop() }
+  })

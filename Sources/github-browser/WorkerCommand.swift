@@ -1,0 +1,66 @@
+import CommandLineKit
+import Foundation
+import GitHubBrowser
+import TandemSync
+
+/// `github-browser worker`: performs the requested loads against GitHub (or the fixture API).
+let workerCommand = Command(
+  name: "worker",
+  summary: "Run a worker: claim requested loads, call the GitHub API, dispatch the results.",
+  usage: """
+    --leader ENDPOINT [--api-base URL] [--worker-id ID] [--concurrency N] [--lease-ms N]
+
+    The token, if any, is read from the GITHUB_TOKEN environment variable; it is sent to the
+    API only and never enters the state, the journal or a log.
+
+    Options:
+      --leader ENDPOINT   the leader's control endpoint (as `github-browser leader` printed it)
+      --api-base URL      the API root (default https://api.github.com; a fixture-api URL)
+      --worker-id ID      the id this worker's claims carry (default HOST-PID)
+      --concurrency N     loads performed at once (default 4)
+      --lease-ms N        how long a claim lasts unless renewed (default 15000)
+      --timeout-ms N      how long one request may take (default 15000)
+
+    Runs until SIGINT or SIGTERM. Exit status: 0 after a clean stop, 64 on a usage error, 69
+    when the leader does not answer.
+    """,
+  run: { words in
+    var arguments = try CommandLineArguments(words)
+    let leader = try arguments.required("leader")
+    let base = arguments.option("api-base") ?? "https://api.github.com"
+    guard let baseURL = URL(string: base), baseURL.scheme?.hasPrefix("http") == true else {
+      throw UsageError("--api-base takes an http(s) URL, such as https://api.github.com")
+    }
+    let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init)
+    let workerID =
+      arguments.option("worker-id")
+      ?? "\(host ?? "worker")-\(ProcessInfo.processInfo.processIdentifier)"
+    let concurrency = try arguments.integer("concurrency", default: 4, in: 1...64)
+    let lease = try arguments.integer("lease-ms", default: 15_000, in: 300...600_000)
+    let timeout = try arguments.integer("timeout-ms", default: 15_000, in: 100...600_000)
+    try arguments.finish()
+
+    let token = ProcessInfo.processInfo.environment["GITHUB_TOKEN"].flatMap {
+      $0.isEmpty ? nil : $0
+    }
+    let client = GitHubClient(
+      configuration: GitHubClient.Configuration(
+        baseURL: baseURL, token: token, timeout: Double(timeout) / 1000))
+    let follower = try joinLeader(leader)
+    let worker = BrowserWorker(
+      follower: follower, client: client,
+      configuration: BrowserWorker.Configuration(
+        workerID: workerID, lease: .milliseconds(lease), concurrency: concurrency))
+    let log = Logger(label: "github-worker")
+    log.info("worker \(workerID) on \(leader), API \(client.configuration)")
+    print("worker \(workerID)")
+    flushStandardOutput()
+    let running = Task { await worker.run() }
+    let signal = waitForTermination()
+    log.info("signal \(signal): stopping after \(worker.performedLoads.count) loads")
+    running.cancel()
+    try blockingAsync {
+      await running.value
+      await follower.stop()
+    }
+  })

@@ -1,0 +1,104 @@
+import Foundation
+import GitHubBrowser
+import Tandem
+import Testing
+
+/// The browser's Tandem actions: their tags and payloads, the store reducer, the validation.
+@Suite struct BrowserActionTests {
+  let route = Route(screen: .repository(owner: "ada", name: "cinder-server"))
+  let result = LoadResult(
+    .repositories(
+      RepositoryPage(repositories: [RepositorySummary(id: 1, owner: "ada", name: "x")])),
+    rateLimit: RateLimitStatus(limit: 60, remaining: 59, resetAt: 1_800_000_000))
+
+  var everyAction: [(any BrowserActionConvertible, String)] {
+    [
+      (AddBookmark(owner: "ada", name: "x"), "github.bookmark.add"),
+      (RemoveBookmark(owner: "ada", name: "x"), "github.bookmark.remove"),
+      (Navigate(session: "s1", route: route), "github.navigate"),
+      (EndSession(session: "s1"), "github.session.end"),
+      (RequestLoad(target: .repositories(.owner("ada"), page: 2)), "github.load.request"),
+      (IdentityResolved(identity: .signedIn(login: "ada", name: nil)), "github.identity.resolved"),
+      (ClaimLoad(id: 1, workerID: "w1", now: 10, expiresAt: 20), "github.load.claim"),
+      (ReleaseLoad(id: 1, workerID: "w1"), "github.load.release"),
+      (CompleteLoad(id: 1, workerID: "w1", result: result), "github.load.complete"),
+    ]
+  }
+
+  @Test func everyActionTravelsUnderItsTagAndDecodesEqual() throws {
+    #expect(browserRegistry.tags.count == everyAction.count)
+    for (action, tag) in everyAction {
+      let encoded = try browserRegistry.encode(action)
+      #expect(encoded.tag == tag)
+      let decoded = try browserRegistry.decode(tag: tag, payload: encoded.payload)
+      #expect((decoded as? any BrowserActionConvertible)?.browserAction == action.browserAction)
+    }
+  }
+
+  @Test func bookmarkPayloadIsPlainJSON() throws {
+    let encoded = try browserRegistry.encode(AddBookmark(owner: "ada", name: "x"))
+    #expect(String(decoding: encoded.payload, as: UTF8.self) == #"{"name":"x","owner":"ada"}"#)
+  }
+
+  @Test func userTagsAreTheBrowserSideOnly() {
+    #expect(browserUserTags.allSatisfy { browserRegistry.contains(tag: $0) })
+    #expect(!browserUserTags.contains("github.load.claim"))
+    #expect(!browserUserTags.contains("github.load.complete"))
+    #expect(!browserUserTags.contains("github.identity.resolved"))
+  }
+
+  @Test func storeReducerAppliesEachActionAsItsEnumCase() {
+    for (action, _) in everyAction {
+      var viaStore = BrowserState()
+      var viaEnum = BrowserState()
+      browserReducer(&viaStore, .requestLoad(.repositories(.owner("ada"), page: 1)))
+      browserReducer(&viaEnum, .requestLoad(.repositories(.owner("ada"), page: 1)))
+      browserStoreReducer(&viaStore, action)
+      browserReducer(&viaEnum, action.browserAction)
+      #expect(viaStore == viaEnum)
+    }
+  }
+
+  @Test func storeReducerIgnoresOtherActions() {
+    struct Unrelated: Action {}
+    var state = BrowserState()
+    browserStoreReducer(&state, Unrelated())
+    browserStoreReducer(&state, TandemInit())
+    #expect(state == BrowserState())
+  }
+
+  @Test func storeDispatchAddsABookmarkOnce() {
+    let store = Store<BrowserState>(reducer: browserStoreReducer, state: BrowserState())
+    store.dispatch(AddBookmark(owner: "ada", name: "x"))
+    store.dispatch(AddBookmark(owner: "ADA", name: "X"))
+    #expect(store.state.bookmarks == [Bookmark(owner: "ada", name: "x")])
+    store.dispatch(RemoveBookmark(owner: "ada", name: "X"))
+    #expect(store.state.bookmarks.isEmpty)
+  }
+
+  @Test func validationAcceptsWellFormedActions() {
+    for (action, _) in everyAction {
+      #expect(validateBrowserAction(action) == nil)
+    }
+  }
+
+  @Test func validationRefusesBadNamesSessionsAndPages() {
+    let bad: [any Action] = [
+      AddBookmark(owner: "ada", name: "two words"),
+      AddBookmark(owner: "", name: "x"),
+      RemoveBookmark(owner: "a/b", name: "x"),
+      Navigate(session: "", route: Route(screen: .bookmarks)),
+      Navigate(session: String(repeating: "s", count: 129), route: Route(screen: .bookmarks)),
+      Navigate(session: "s", route: Route(screen: .repositories(.owner("no spaces please")))),
+      EndSession(session: ""),
+      RequestLoad(target: .repositories(.owner("ada"), page: 0)),
+      RequestLoad(target: .repository(owner: "ada", name: "..")),
+      ClaimLoad(id: 1, workerID: "w1", now: 20, expiresAt: 20),
+    ]
+    for action in bad {
+      let rejection = validateBrowserAction(action)
+      #expect(rejection?.code == .refused, "\(action)")
+      #expect(rejection?.message.isEmpty == false)
+    }
+  }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import GitHubBrowser
+import Tandem
+import TandemSync
+
+/// A leader of the browser's state on loopback ports the system picks, the fixture API, and
+/// followers of the leader, all in this process.
+final class ServiceHarness: Sendable {
+  let fixture: FixtureAPI
+  let leader: Leader<BrowserState>
+
+  init() async throws {
+    fixture = try FixtureAPI()
+    var configuration = LeaderConfiguration()
+    configuration.heartbeatInterval = .milliseconds(100)
+    configuration.validate = { action, _ in validateBrowserAction(action) }
+    leader = try await Leader(
+      store: Store<BrowserState>(reducer: browserStoreReducer, state: BrowserState()),
+      registry: browserRegistry, configuration: configuration)
+  }
+
+  /// A new follower of the leader.
+  func follower() async throws -> Follower<BrowserState> {
+    var configuration = FollowerConfiguration(leader: leader.controlEndpoint)
+    configuration.reconnectDelay = .milliseconds(50)
+    configuration.maximumReconnectDelay = .milliseconds(500)
+    return try await Follower<BrowserState>(configuration: configuration, registry: browserRegistry)
+  }
+
+  /// A client of the fixture API that retries without waiting.
+  func client() -> GitHubClient {
+    GitHubClient(configuration: .init(baseURL: fixture.url, retryDelay: .zero))
+  }
+
+  func stop(_ followers: [Follower<BrowserState>]) async {
+    for follower in followers { await follower.stop() }
+    await leader.stop()
+    fixture.stop()
+  }
+}
+
+/// Now, in milliseconds since 1970.
+func milliseconds() -> Int64 {
+  Int64(Date().timeIntervalSince1970 * 1000)
+}

@@ -1,0 +1,86 @@
+import Foundation
+import GitHubBrowser
+import Tandem
+import TandemSync
+import Testing
+
+/// Workers as followers of a real leader (in process, over loopback TCP), performing the loads
+/// against the fixture API.
+@Suite(.timeLimit(.minutes(1))) struct WorkerServiceTests {
+  @Test func twoWorkersPerformEveryLoadExactlyOnce() async throws {
+    let service = try await ServiceHarness()
+    let browser = try await service.follower()
+    let followers = [try await service.follower(), try await service.follower()]
+    let workers = followers.enumerated().map { index, follower in
+      BrowserWorker(
+        follower: follower, client: service.client(),
+        configuration: .init(workerID: "w\(index + 1)", recheckInterval: .milliseconds(50)))
+    }
+    let running = workers.map { worker in Task { await worker.run() } }
+
+    for owner in ["octo-org", "ada", "grace"] {
+      _ = try await browser.send(
+        Navigate(session: owner, route: Route(screen: .repositories(.owner(owner))))
+      ).applied()
+    }
+    _ = try await browser.send(RequestLoad(target: .repositories(.owner("octo-org"), page: 2)))
+      .applied()
+    _ = try await browser.send(
+      Navigate(session: "d", route: Route(screen: .repository(owner: "grace", name: "missing")))
+    ).applied()
+
+    let done = await eventually(.seconds(30)) {
+      let state = service.leader.store.state!
+      return state.loads.isEmpty && state.list(for: .owner("octo-org")).pagesLoaded == 2
+    }
+    for task in running { task.cancel() }
+    for task in running { await task.value }
+    #expect(done)
+    let (one, two) = (workers[0].performedLoads, workers[1].performedLoads)
+    #expect(Set(one).isDisjoint(with: two))
+    #expect((one + two).sorted() == [1, 2, 3, 4, 5])
+    #expect(service.fixture.requestCount("/users/octo-org/repos") == 2)
+    #expect(service.fixture.requestCount("/users/ada/repos") == 1)
+    #expect(service.fixture.requestCount("/users/grace/repos") == 1)
+    #expect(service.fixture.requestCount("/repos/grace/missing") == 1)
+    let state = service.leader.store.state!
+    #expect(state.list(for: .owner("octo-org")).repositories.count == 47)
+    #expect(state.detail(owner: "grace", name: "missing").status != .loading)
+    #expect(state.rateLimit != nil)
+    #expect(browser.store.state.identity == .anonymous)
+    await service.stop([browser] + followers)
+  }
+
+  @Test func deadWorkersClaimIsTakenOverAfterItLapses() async throws {
+    let service = try await ServiceHarness()
+    let dead = try await service.follower()
+    _ = try await dead.send(
+      Navigate(session: "s", route: Route(screen: .repositories(.owner("grace"))))
+    ).applied()
+    let claimedAt = milliseconds()
+    let lapse = claimedAt + 1500
+    _ = try await dead.send(ClaimLoad(id: 1, workerID: "dead", now: claimedAt, expiresAt: lapse))
+      .applied()
+    #expect(dead.store.state.load(1)?.isClaimed(by: "dead", at: claimedAt) == true)
+    await dead.stop()  // dies holding the claim
+
+    let follower = try await service.follower()
+    let worker = BrowserWorker(
+      follower: follower, client: service.client(),
+      configuration: .init(workerID: "alive", recheckInterval: .milliseconds(50)))
+    let running = Task { await worker.run() }
+    let tookOver = await eventually(.seconds(10)) { !worker.performedLoads.isEmpty }
+    let performedAt = milliseconds()
+    let completed = await eventually(.seconds(10)) {
+      service.leader.store.state.list(for: .owner("grace")).status == .loaded
+    }
+    running.cancel()
+    await running.value
+    #expect(tookOver && completed)
+    #expect(performedAt >= lapse)
+    #expect(worker.performedLoads == [1])
+    #expect(service.leader.store.state.list(for: .owner("grace")).repositories.count == 3)
+    #expect(service.fixture.requestCount("/users/grace/repos") == 1)
+    await service.stop([follower])
+  }
+}

@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""Drives headless Chromium over the Chrome DevTools Protocol (--remote-debugging-pipe), with
+the standard library only: opens front end B on its bookmarks screen, then front end A, where
+it opens a repository and bookmarks it by clicking the page's own buttons, and checks that
+page B (never reloaded) lists the bookmark. Saves
+screenshots of both pages. Prints one line per step and `browser: N passed, M failed`.
+
+Usage: browser-cdp.py CHROMIUM URL_A URL_B ARTIFACT_DIR
+"""
+import base64
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+chromium, url_a, url_b, artifacts = sys.argv[1:5]
+os.makedirs(artifacts, exist_ok=True)
+started = time.monotonic()
+passed = failed = 0
+
+
+def step(ok, text):
+    global passed, failed
+    if ok:
+        passed += 1
+        print("ok    %-66s (%ds)" % (text, time.monotonic() - started), flush=True)
+    else:
+        failed += 1
+        print("FAIL  " + text, flush=True)
+    return ok
+
+
+class Browser:
+    def __init__(self):
+        to_chrome_read, self.to_chrome = os.pipe()
+        self.from_chrome, from_chrome_write = os.pipe()
+        self.profile = tempfile.mkdtemp(prefix="tandem-chromium-")
+        self.log = open(os.path.join(artifacts, "chromium.log"), "w")
+        self.process = subprocess.Popen(
+            [chromium, "--headless=new", "--no-sandbox", "--disable-gpu",
+             "--disable-dev-shm-usage", "--no-first-run", "--no-default-browser-check",
+             "--remote-debugging-pipe", "--user-data-dir=" + self.profile,
+             "--window-size=1280,900", "about:blank"],
+            close_fds=False, preexec_fn=lambda: self.wire(to_chrome_read, from_chrome_write),
+            stdout=self.log, stderr=self.log)
+        os.close(to_chrome_read)
+        os.close(from_chrome_write)
+        self.buffer = b""
+        self.next_id = 0
+
+    @staticmethod
+    def wire(read_end, write_end):
+        # Chromium reads commands on fd 3 and writes replies on fd 4. Duplicate to fresh
+        # descriptors first, so neither dup2 overwrites the other end.
+        read_copy, write_copy = os.dup(read_end), os.dup(write_end)
+        os.dup2(read_copy, 3)
+        os.dup2(write_copy, 4)
+
+    def call(self, method, params=None, session=None, timeout=20):
+        self.next_id += 1
+        message = {"id": self.next_id, "method": method, "params": params or {}}
+        if session:
+            message["sessionId"] = session
+        os.write(self.to_chrome, json.dumps(message).encode() + b"\0")
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            while b"\0" not in self.buffer:
+                chunk = os.read(self.from_chrome, 1 << 20)
+                if not chunk:
+                    raise RuntimeError("chromium closed the pipe (see chromium.log)")
+                self.buffer += chunk
+            raw, self.buffer = self.buffer.split(b"\0", 1)
+            reply = json.loads(raw)
+            if reply.get("id") == self.next_id:
+                if "error" in reply:
+                    raise RuntimeError("%s: %s" % (method, reply["error"]))
+                return reply.get("result", {})
+        raise RuntimeError(method + ": no reply in time")
+
+    def open(self, url):
+        target = self.call("Target.createTarget", {"url": url})["targetId"]
+        session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+        self.call("Page.enable", session=session)
+        return session
+
+    def evaluate(self, session, expression):
+        result = self.call("Runtime.evaluate",
+                           {"expression": expression, "returnByValue": True}, session=session)
+        return result.get("result", {}).get("value")
+
+    def wait_for(self, session, expression, seconds=20):
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if self.evaluate(session, expression):
+                return True
+            time.sleep(0.1)
+        return False
+
+    def click(self, session, selector):
+        return self.evaluate(session, "(() => { const e = document.querySelector(%s); "
+                             "if (!e) return false; e.click(); return true; })()" % json.dumps(selector))
+
+    def screenshot(self, session, name):
+        data = self.call("Page.captureScreenshot", {"format": "png"}, session=session)["data"]
+        path = os.path.join(artifacts, name)
+        with open(path, "wb") as file:
+            file.write(base64.b64decode(data))
+        return path
+
+    def close(self):
+        try:
+            self.call("Browser.close", timeout=5)
+        except Exception:
+            pass
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+REPO = "ada/cinder-server"
+browser = Browser()
+try:
+    version = browser.call("Browser.getVersion")
+    step(True, "chromium runs headless: " + version.get("product", "?"))
+    b = browser.open(url_b)
+    step(browser.wait_for(b, "window.tandem && tandem.view() && tandem.view().connection === 'live'")
+         and browser.click(b, "#nav-bookmarks")
+         and browser.wait_for(b, "document.body.dataset.screen === 'bookmarks'"),
+         "page B is live and shows the bookmarks screen")
+    step(not browser.evaluate(b, "document.body.dataset.bookmarks.split(' ').includes('%s')" % REPO),
+         "page B does not list %s yet" % REPO)
+    a = browser.open(url_a)
+    step(browser.wait_for(a, "window.tandem && tandem.view() && tandem.view().connection === 'live'"),
+         "page A connected: its event stream delivers live views")
+    opened_list = browser.wait_for(
+        a, "!!document.querySelector('[data-action=open][data-repo=\"%s\"]')" % REPO)
+    step(opened_list, "page A shows ada's repositories (the worker loaded them)")
+    step(browser.click(a, "[data-action=open][data-repo=\"%s\"]" % REPO)
+         and browser.wait_for(a, "document.body.dataset.screen === 'repository' && "
+                              "!!document.querySelector('pre.readme')"),
+         "clicked %s on A: its README, branches and commits show" % REPO)
+    step(browser.click(a, "h2 [data-action=bookmark]")
+         and browser.wait_for(a, "document.body.dataset.bookmarks.split(' ').includes('%s')" % REPO)
+         and browser.wait_for(a, "document.getElementById('outcome').textContent.includes('applied at sequence')"),
+         "clicked Bookmark on A: the outcome line shows the sequence")
+    shot_a = browser.screenshot(a, "page-a.png")
+    step(browser.wait_for(b, "!!document.querySelector('main [data-action=open][data-repo=\"%s\"]')" % REPO, 5),
+         "page B, open all along, lists %s without a reload" % REPO)
+    same_session = browser.evaluate(b, "tandem.session") == browser.evaluate(a, "tandem.session")
+    step(not same_session, "pages A and B are separate sessions, each with its own route")
+    shot_b = browser.screenshot(b, "page-b.png")
+    step(os.path.getsize(shot_a) > 10000 and os.path.getsize(shot_b) > 5000,
+         "screenshots saved: %s, %s" % (shot_a, shot_b))
+except Exception as error:
+    step(False, "browser session: %s" % error)
+finally:
+    browser.close()
+print("browser: %d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)
