@@ -8,7 +8,7 @@ let leaderCommand = Command(
   name: "leader",
   summary: "Run the leader: it owns the shared state and serves workers and front ends.",
   usage: """
-    [--control ENDPOINT] [--updates ENDPOINT]
+    [--control ENDPOINT] [--updates ENDPOINT] [--journal PATH [--durability full|normal]]
 
     Prints its control endpoint (what workers and front ends take as --leader) on the first line
     of standard output, then logs to standard error (TANDEM_LOG=error|info|debug).
@@ -16,6 +16,11 @@ let leaderCommand = Command(
     Options:
       --control ENDPOINT    where the control socket binds (default tcp://127.0.0.1:*, a free port)
       --updates ENDPOINT    where the updates socket binds (default tcp://127.0.0.1:*)
+      --journal PATH        keep the shared state (bookmarks, routes, loaded data) in this
+                            SQLite journal, so a restarted leader continues where it stopped
+                            (default: none; a restart starts from the empty state)
+      --durability MODE     full (synced at every commit, the default) or normal (survives a
+                            crash of the process, not of the machine)
 
     Exit status: 0 after a clean stop on SIGINT or SIGTERM, 64 on a usage error, 69 when an
     endpoint cannot be bound.
@@ -25,11 +30,15 @@ let leaderCommand = Command(
     var configuration = LeaderConfiguration(
       control: arguments.option("control") ?? "tcp://127.0.0.1:*",
       updates: arguments.option("updates") ?? "tcp://127.0.0.1:*")
+    configuration.journalPath = arguments.option("journal")
+    if let mode = arguments.option("durability") {
+      guard let durability = Durability(rawValue: mode), durability != .off else {
+        throw UsageError("--durability takes full or normal (leave out --journal for none)")
+      }
+      configuration.journal.durability = durability
+    }
     try arguments.finish()
     configuration.validate = { action, _ in validateBrowserAction(action) }
-    // JOURNAL: the durable journal's path and durability go here, on this one line, once the
-    // LeaderConfiguration option lands; until then the leader keeps no journal (a restart
-    // starts a new epoch from the empty state).
 
     let store = Store<BrowserState>(reducer: browserStoreReducer, state: BrowserState())
     let leader: Leader<BrowserState>
