@@ -21,8 +21,10 @@ final class RawClient: @unchecked Sendable {
   private var descriptor: Int32
   private var buffer: [UInt8] = []
 
-  /// Connects to 127.0.0.1:`port`; reads give up after `timeout` seconds.
-  init(port: Int, timeout: Int = 5) throws {
+  /// Connects to 127.0.0.1:`port`; reads give up after `timeout` seconds (a deadline for a
+  /// server that stopped answering, long enough for a loaded 2-core machine where the server's
+  /// handlers wait for the cooperative pool behind hundreds of other tests).
+  init(port: Int, timeout: Int = 30) throws {
     descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard descriptor >= 0 else { throw Failure(description: "socket: errno \(errno)") }
     var time = timeval(tv_sec: timeout, tv_usec: 0)
