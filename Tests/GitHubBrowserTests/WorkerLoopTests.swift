@@ -80,9 +80,12 @@ import Testing
   }
 
   @Test func cancelledLoadIsNotReportedAsDone() async throws {
-    let fixture = try FixtureAPI(configuration: .init(slowDelay: .seconds(20)))
+    // The answer (and the client's timeout) must stay far beyond the time a loaded machine
+    // takes to get the request to the fixture, so that the load is still in flight when it is
+    // cancelled; stopping the fixture cancels the sleeping handler.
+    let fixture = try FixtureAPI(configuration: .init(slowDelay: .seconds(300)))
     defer { fixture.stop() }
-    let client = GitHubClient(configuration: .init(baseURL: fixture.url))
+    let client = GitHubClient(configuration: .init(baseURL: fixture.url, timeout: 300))
     let task = Task { await client.perform(.repositories(.owner("slowpoke"), page: 1)) }
     #expect(await eventually { fixture.requestCount("/users/slowpoke/repos") == 1 })
     task.cancel()
