@@ -65,15 +65,21 @@ final class RawClient: @unchecked Sendable {
       let sent = bytes[offset...].withUnsafeBytes {
         Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
       }
+      if sent < 0 && errno == EINTR { continue }
       guard sent > 0 else { throw Failure(description: "send: errno \(errno)") }
       offset += sent
     }
   }
 
-  /// Reads more bytes into the buffer; false at end of stream.
+  /// Reads more bytes into the buffer; false at end of stream. A signal handled by the process
+  /// while it waits (`EINTR`: a receive with a timeout is never restarted automatically) is not
+  /// a failure: it reads on.
   private func fill() throws -> Bool {
     var chunk = [UInt8](repeating: 0, count: 4096)
-    let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+    var count: Int
+    repeat {
+      count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+    } while count < 0 && errno == EINTR
     if count == 0 { return false }
     guard count > 0 else { throw Failure(description: "recv: errno \(errno) (timeout?)") }
     buffer.append(contentsOf: chunk[..<count])
