@@ -50,6 +50,9 @@ struct ReplicationTests {
     follower.store.subscribe(seen) { $0.select(\.counter) }
     await busy.value
     await eventually("the follower shows 3000") { follower.store.state.counter == 3000 }
+    // The follower's thread sets the store's state before it notifies the subscribers, so the
+    // test can see 3000 in the store while the subscriber's last notification is in flight.
+    await eventually("the subscriber saw 3000") { seen.all.last == 3000 }
     let values = seen.all
     #expect(values.last == 3000)
     #expect(
