@@ -189,9 +189,11 @@ final class Stall: Sendable {
   func open() { state.withLock { $0.closed = false } }
   var isWaiting: Bool { state.withLock { $0.waiting } }
 
-  /// Blocks the calling thread while the stall is closed (a bounded wait: at most 10 s).
+  /// Blocks the calling thread while the stall is closed (a bounded wait: at most 60 s, a
+  /// guard against a hang only; the tests open it as soon as they have flooded the follower,
+  /// which on a loaded machine can take more than the 10 s this used to allow).
   func waitIfClosed() {
-    let deadline = ContinuousClock.now + .seconds(10)
+    let deadline = ContinuousClock.now + .seconds(60)
     while state.withLock({ $0.closed }) && ContinuousClock.now < deadline {
       state.withLock { $0.waiting = true }
       usleep(1000)
