@@ -19,12 +19,14 @@ import Testing
     Int64(Date().timeIntervalSince1970 * 1000)
   }
 
-  /// Claims and performs loads until none is left (or 20 s pass); returns the loads it
+  /// Claims and performs loads until none is left (or 120 s pass); returns the loads it
   /// performed. While every pending load is claimed by the other worker it checks again
-  /// every few milliseconds (a real worker would wait for its replica's next state).
+  /// every few milliseconds (a real worker would wait for its replica's next state). Claims
+  /// last 300 s: expiry is for a dead worker, which this test has none of, and a loaded
+  /// machine must not let a slow load's claim expire and be taken over.
   static func work(_ id: String, leader: Leader, client: GitHubClient) async -> [Int] {
     var performed: [Int] = []
-    let deadline = ContinuousClock.now + .seconds(20)
+    let deadline = ContinuousClock.now + .seconds(120)
     while ContinuousClock.now < deadline {
       let now = milliseconds()
       let state = leader.current
@@ -33,7 +35,7 @@ import Testing
         try? await Task.sleep(for: .milliseconds(2))
         continue
       }
-      leader.dispatch(.claimLoad(id: load.id, workerID: id, now: now, expiresAt: now + 30_000))
+      leader.dispatch(.claimLoad(id: load.id, workerID: id, now: now, expiresAt: now + 300_000))
       guard leader.current.load(load.id)?.isClaimed(by: id, at: now) == true else { continue }
       performed.append(load.id)
       guard let result = await client.perform(load.target) else {
@@ -56,7 +58,10 @@ import Testing
     }
     leader.dispatch(.requestLoad(.repositories(.owner("octo-org"), page: 2)))
     leader.dispatch(.requestLoad(.repository(owner: "grace", name: "nothing-here")))
-    let configuration = GitHubClient.Configuration(baseURL: fixture.url, retryDelay: .zero)
+    // A timeout far beyond what a loaded machine needs: a timed-out request would be retried
+    // and break the request counts checked below.
+    let configuration = GitHubClient.Configuration(
+      baseURL: fixture.url, timeout: 60, retryDelay: .zero)
     async let first = Self.work(
       "w1", leader: leader, client: GitHubClient(configuration: configuration))
     async let second = Self.work(
@@ -80,9 +85,12 @@ import Testing
   }
 
   @Test func cancelledLoadIsNotReportedAsDone() async throws {
-    let fixture = try FixtureAPI(configuration: .init(slowDelay: .seconds(20)))
+    // The answer (and the client's timeout) must stay far beyond the time a loaded machine
+    // takes to get the request to the fixture, so that the load is still in flight when it is
+    // cancelled; stopping the fixture cancels the sleeping handler.
+    let fixture = try FixtureAPI(configuration: .init(slowDelay: .seconds(300)))
     defer { fixture.stop() }
-    let client = GitHubClient(configuration: .init(baseURL: fixture.url))
+    let client = GitHubClient(configuration: .init(baseURL: fixture.url, timeout: 300))
     let task = Task { await client.perform(.repositories(.owner("slowpoke"), page: 1)) }
     #expect(await eventually { fixture.requestCount("/users/slowpoke/repos") == 1 })
     task.cancel()

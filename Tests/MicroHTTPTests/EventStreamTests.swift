@@ -32,7 +32,7 @@ import Testing
     #expect(head.status == 200)
     #expect(head.headers["content-type"] == "text/event-stream")
     #expect(try await offPool { try reader.next() } == "event: hello\ndata: welcome")
-    #expect(await eventually { streams.current.count == 1 })
+    try #require(await eventually { streams.current.count == 1 })
     let stream = streams.current[0]
     let pusher = Thread {
       for index in 1...3 { stream.send(ServerSentEvent(id: "\(index)", data: "event \(index)")) }
@@ -49,7 +49,7 @@ import Testing
     let reader = try EventReader(port: server.port, path: "/events")
     _ = try await offPool { try reader.head() }
     _ = try await offPool { try reader.next() }
-    #expect(await eventually { streams.current.count == 1 })
+    try #require(await eventually { streams.current.count == 1 })
     let stream = streams.current[0]
     let threads = 4
     let perThread = 250
@@ -81,7 +81,7 @@ import Testing
       _ = try await offPool { try reader.head() }
       _ = try await offPool { try reader.next() }
     }
-    #expect(await eventually { streams.current.count == readers.count })
+    try #require(await eventually { streams.current.count == readers.count })
     for stream in streams.current { stream.send(ServerSentEvent(event: "bookmark", data: "a/b")) }
     for reader in readers {
       #expect(try await offPool { try reader.next() } == "event: bookmark\ndata: a/b")
@@ -94,7 +94,7 @@ import Testing
     let reader = try EventReader(port: server.port, path: "/events")
     _ = try await offPool { try reader.head() }
     _ = try await offPool { try reader.next() }
-    #expect(await eventually { streams.current.count == 1 })
+    try #require(await eventually { streams.current.count == 1 })
     // The connection is suspended now; a later send must resume it.
     try await Task.sleep(for: .milliseconds(50))
     streams.current[0].send(ServerSentEvent(data: "late"))
@@ -107,7 +107,7 @@ import Testing
     let reader = try EventReader(port: server.port, path: "/events")
     _ = try await offPool { try reader.head() }
     _ = try await offPool { try reader.next() }
-    #expect(await eventually { streams.current.count == 1 })
+    try #require(await eventually { streams.current.count == 1 })
     let stream = streams.current[0]
     stream.send(ServerSentEvent(data: "last"))
     stream.finish()
@@ -123,7 +123,7 @@ import Testing
     let reader = try EventReader(port: server.port, path: "/events")
     _ = try await offPool { try reader.head() }
     _ = try await offPool { try reader.next() }
-    #expect(await eventually { streams.current.count == 1 })
+    try #require(await eventually { streams.current.count == 1 })
     let stream = streams.current[0]
     let terminated = Shared(false)
     stream.onTermination { terminated.update { $0 = true } }
@@ -138,7 +138,7 @@ import Testing
     let reader = try EventReader(port: server.port, path: "/events")
     _ = try await offPool { try reader.head() }
     _ = try await offPool { try reader.next() }
-    #expect(await eventually { streams.current.count == 1 })
+    try #require(await eventually { streams.current.count == 1 })
     let stream = streams.current[0]
     server.stop()
     #expect(stream.isTerminated)
@@ -161,7 +161,7 @@ import Testing
     defer { server.stop() }
     let client = try RawClient(port: server.port)
     try client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
-    #expect(await eventually { streams.current.count == 1 })
+    try #require(await eventually { streams.current.count == 1 })
     let stream = streams.current[0]
     // Sent faster than any socket drains: the buffer passes 1 KiB and the stream ends.
     let payload = String(repeating: "x", count: 4096)
@@ -174,7 +174,7 @@ import Testing
     let (server, streams) = try makeServer()
     let reader = try EventReader(port: server.port, path: "/events")
     _ = try await offPool { try reader.head() }
-    #expect(await eventually { streams.current.count == 1 })
+    try #require(await eventually { streams.current.count == 1 })
     server.stop()
     let ran = Shared(false)
     streams.current[0].onTermination { ran.update { $0 = true } }

@@ -137,7 +137,7 @@ import Testing
     var router = Router()
     router.get("/gate") { _ in
       started.update { $0 += 1 }
-      guard await eventually(.seconds(5), { started.current >= count }) else {
+      guard await eventually(.seconds(30), { started.current >= count }) else {
         throw HTTPError(status: 504, "handlers did not run concurrently")
       }
       return .text("through")

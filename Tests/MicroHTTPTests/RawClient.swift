@@ -21,8 +21,10 @@ final class RawClient: @unchecked Sendable {
   private var descriptor: Int32
   private var buffer: [UInt8] = []
 
-  /// Connects to 127.0.0.1:`port`; reads give up after `timeout` seconds.
-  init(port: Int, timeout: Int = 5) throws {
+  /// Connects to 127.0.0.1:`port`; reads give up after `timeout` seconds (a deadline for a
+  /// server that stopped answering, long enough for a loaded 2-core machine where the server's
+  /// handlers wait for the cooperative pool behind hundreds of other tests).
+  init(port: Int, timeout: Int = 30) throws {
     descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard descriptor >= 0 else { throw Failure(description: "socket: errno \(errno)") }
     var time = timeval(tv_sec: timeout, tv_usec: 0)
@@ -63,15 +65,21 @@ final class RawClient: @unchecked Sendable {
       let sent = bytes[offset...].withUnsafeBytes {
         Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
       }
+      if sent < 0 && errno == EINTR { continue }
       guard sent > 0 else { throw Failure(description: "send: errno \(errno)") }
       offset += sent
     }
   }
 
-  /// Reads more bytes into the buffer; false at end of stream.
+  /// Reads more bytes into the buffer; false at end of stream. A signal handled by the process
+  /// while it waits (`EINTR`: a receive with a timeout is never restarted automatically) is not
+  /// a failure: it reads on.
   private func fill() throws -> Bool {
     var chunk = [UInt8](repeating: 0, count: 4096)
-    let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+    var count: Int
+    repeat {
+      count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+    } while count < 0 && errno == EINTR
     if count == 0 { return false }
     guard count > 0 else { throw Failure(description: "recv: errno \(errno) (timeout?)") }
     buffer.append(contentsOf: chunk[..<count])

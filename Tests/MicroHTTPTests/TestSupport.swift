@@ -2,9 +2,11 @@ import Foundation
 import MicroHTTP
 import Synchronization
 
-/// Waits, checking every few milliseconds, until `condition` holds or `timeout` passes.
+/// Waits, checking every few milliseconds, until `condition` holds or `timeout` passes (a
+/// deadline only: it returns as soon as the condition holds, so it is generous for loaded
+/// machines).
 func eventually(
-  _ timeout: Duration = .seconds(5), _ condition: @Sendable () -> Bool
+  _ timeout: Duration = .seconds(30), _ condition: @Sendable () -> Bool
 ) async -> Bool {
   let clock = ContinuousClock()
   let deadline = clock.now + timeout

@@ -45,10 +45,11 @@ final class ScriptedLeader: @unchecked Sendable {  // used by one thread at a ti
     return nil
   }
 
-  /// The next request other than a `PING`, within 5 s.
+  /// The next request other than a `PING`, within 30 s (a deadline for a follower that never
+  /// asks, long enough for a loaded machine).
   func nextRequest() throws -> ControlRequest {
-    guard let request = try nextRequest(within: .seconds(5)) else {
-      throw ProtocolViolation("no request within 5 s")
+    guard let request = try nextRequest(within: .seconds(30)) else {
+      throw ProtocolViolation("no request within 30 s")
     }
     return request
   }
@@ -105,11 +106,15 @@ struct ProtocolConformanceTests {
   {
     var configuration = FollowerConfiguration(leader: leader.controlEndpoint)
     configuration.silenceLimit = silenceLimit
-    async let script: Void = offThePool {
-      try leader.admitFollower(document: document, sequence: 5)
-    }
+    // The join timer runs on the follower's own thread from the moment it starts; it is no
+    // part of these tests, so it is a deadline a loaded machine cannot reach.
+    configuration.joinTimeout = .seconds(60)
+    // The script's thread starts here, before the follower: an `async let` would first need a
+    // thread of the cooperative pool (busy for seconds in the full run) just to start it,
+    // while the follower's join timer was already running.
+    let script = ThreadTask { try leader.admitFollower(document: document, sequence: 5) }
     let follower = try await JSONFollower(configuration: configuration)
-    try await script
+    try await script.value
     return follower
   }
 

@@ -50,6 +50,9 @@ struct ReplicationTests {
     follower.store.subscribe(seen) { $0.select(\.counter) }
     await busy.value
     await eventually("the follower shows 3000") { follower.store.state.counter == 3000 }
+    // The follower's thread sets the store's state before it notifies the subscribers, so the
+    // test can see 3000 in the store while the subscriber's last notification is in flight.
+    await eventually("the subscriber saw 3000") { seen.all.last == 3000 }
     let values = seen.all
     #expect(values.last == 3000)
     #expect(
@@ -184,9 +187,11 @@ final class Stall: Sendable {
   func open() { state.withLock { $0.closed = false } }
   var isWaiting: Bool { state.withLock { $0.waiting } }
 
-  /// Blocks the calling thread while the stall is closed (a bounded wait: at most 10 s).
+  /// Blocks the calling thread while the stall is closed (a bounded wait: at most 60 s, a
+  /// guard against a hang only; the tests open it as soon as they have flooded the follower,
+  /// which on a loaded machine can take more than the 10 s this used to allow).
   func waitIfClosed() {
-    let deadline = ContinuousClock.now + .seconds(10)
+    let deadline = ContinuousClock.now + .seconds(60)
     while state.withLock({ $0.closed }) && ContinuousClock.now < deadline {
       state.withLock { $0.waiting = true }
       usleep(1000)

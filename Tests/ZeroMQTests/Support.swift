@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import ZeroMQ
 
@@ -51,3 +52,11 @@ extension Socket {
 
 /// The UTF-8 bytes of `text`.
 func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+/// Runs blocking `body` on a thread of its own and returns its result, so that it never holds
+/// a thread of Swift's cooperative pool (only two on a 2-core machine).
+func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+  try await withCheckedThrowingContinuation { continuation in
+    Thread { continuation.resume(with: Result { try body() }) }.start()
+  }
+}
