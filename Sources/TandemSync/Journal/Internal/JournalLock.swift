@@ -40,6 +40,9 @@ final class JournalLock {
   }
 
   deinit {
+    // Unlock before closing: a child process forked by another thread holds a copy of the
+    // descriptor until it execs, and closing ours alone would leave the lock held through it.
+    flock(descriptor, LOCK_UN)
     close(descriptor)
   }
 
