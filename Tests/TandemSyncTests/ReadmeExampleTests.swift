@@ -64,7 +64,8 @@ struct ReadmeExampleTests {
       reducer: { (state: inout Counter, action: any Action) in
         if action is Increment { state.value += 1 }
       }, state: Counter())
-    let configuration = LeaderConfiguration(control: "tcp://127.0.0.1:*", updates: "tcp://127.0.0.1:*")
+    let configuration = LeaderConfiguration(
+      control: "tcp://127.0.0.1:*", updates: "tcp://127.0.0.1:*")
     let leader = try await Leader(store: store, registry: registry, configuration: configuration)
 
     let follower = try await Follower<Counter>(
