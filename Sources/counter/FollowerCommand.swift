@@ -70,7 +70,7 @@ let followerCommand = Command(
     // Raw mode before joining, so keys typed while the follower joins are kept, not flushed.
     let terminal = interactive ? RawTerminal() : nil
     let shutdown = Shutdown(terminal: terminal)
-    Signals.onTermination { _ in
+    TerminationSignals.onTermination { _ in
       shutdown.run()
       exit(0)
     }

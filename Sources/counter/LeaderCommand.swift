@@ -70,7 +70,7 @@ let leaderCommand = Command(
           + "\(error). Is another process using the port?")
     }
     writeOut(leader.controlEndpoint + "\n")
-    let signal = Signals.wait()
+    let signal = TerminationSignals.wait()
     Logger(label: "counter-leader").info(
       "signal \(signal): stopping at sequence \(leader.sequence)")
     try blockingAsync { await leader.stop() }

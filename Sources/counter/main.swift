@@ -8,7 +8,7 @@ import CommandLineKit
 
 // SIGINT and SIGTERM are handled by a thread that waits for them (see `Signals`); block them
 // before any other thread starts, so every thread inherits the mask.
-Signals.block()
+TerminationSignals.block()
 
 let counter = CommandGroup(
   name: "counter",

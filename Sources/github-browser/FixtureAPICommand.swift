@@ -24,7 +24,7 @@ let fixtureAPICommand = Command(
       slowDelay: .milliseconds(slowDelay)))
   print(fixture.server.url)
   flushStandardOutput()
-  let signal = waitForTermination()
+  let signal = TerminationSignals.wait()
   fixture.stop()
   printError("fixture-api: stopped (signal \(signal))")
 }

@@ -54,7 +54,7 @@ let leaderCommand = Command(
     }
     print(leader.controlEndpoint)
     flushStandardOutput()
-    let signal = waitForTermination()
+    let signal = TerminationSignals.wait()
     Logger(label: "github-leader").info(
       "signal \(signal): stopping at sequence \(leader.sequence)")
     try blockingAsync { await leader.stop() }

@@ -39,7 +39,7 @@ let webCommand = Command(
     }
     print(web.url)
     flushStandardOutput()
-    let signal = waitForTermination()
+    let signal = TerminationSignals.wait()
     Logger(label: "github-web").info("signal \(signal): stopping")
     web.stop()
     try blockingAsync { await follower.stop() }

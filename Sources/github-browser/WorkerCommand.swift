@@ -56,7 +56,7 @@ let workerCommand = Command(
     print("worker \(workerID)")
     flushStandardOutput()
     let running = Task { await worker.run() }
-    let signal = waitForTermination()
+    let signal = TerminationSignals.wait()
     log.info("signal \(signal): stopping after \(worker.performedLoads.count) loads")
     running.cancel()
     try blockingAsync {

@@ -7,8 +7,8 @@ import CommandLineKit
 #endif
 
 // SIGINT and SIGTERM are blocked before any thread starts, so every thread inherits the mask
-// and the main thread alone takes them with sigwait (see `waitForTermination`).
-blockTerminationSignals()
+// and the main thread alone takes them with sigwait (see `TerminationSignals.wait()`).
+TerminationSignals.block()
 
 let githubBrowser = CommandGroup(
   name: "github-browser",
