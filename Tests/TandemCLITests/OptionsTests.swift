@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Command-line options of the tandem commands")
 struct OptionsTests {
-  let leader = "tcp://127.0.0.1:5600"
+  let leader = "ipc:///run/tandem/leader.control"
 
   @Test func aMissingLeaderSaysWhereToFindOne() {
     #expect {

@@ -98,8 +98,8 @@ struct ReportTests {
 
   @Test func statisticsReadAsATable() {
     #expect(
-      StatisticsReport.text(statistics, leader: "tcp://h:5600") == """
-        leader    tcp://h:5600
+      StatisticsReport.text(statistics, leader: "ipc:///run/tandem/leader.control") == """
+        leader    ipc:///run/tandem/leader.control
         epoch     0000000000000abc
         sequence  120
         backlog   20 deltas, from sequence 101
