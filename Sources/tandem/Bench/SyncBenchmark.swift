@@ -85,7 +85,8 @@ struct SyncBenchmark: Sendable {
       }
     }
     table.add([
-      "\(senders) senders, window \(window): applied at leader (actions/s)", format(applied),
+      "\(senders) senders, window \(window), \(throughputItems) items: applied at leader (actions/s)",
+      format(applied),
       ">= 30,000",
     ])
     table.add([
