@@ -101,6 +101,14 @@ struct DurableLeaderTests {
       }
     }
     #expect(rejected?.code == .commitFailed)
+    // The rejected action used its number up: the follower's next action is answered (applied,
+    // or refused again while the journal stays full), never left waiting on a gap.
+    do {
+      _ = try await follower.send(Increment()).applied()
+    } catch {
+      guard case .rejected(let again) = error else { throw error }
+      #expect(again.code == .commitFailed)
+    }
     let statistics = try await leader.statistics()
     #expect(statistics.counters["commitFailures"] ?? 0 >= 1)
     // What the leader shows is what it published and committed: the follower agrees with it.

@@ -113,10 +113,9 @@ final class LeaderEngine<State: Codable & Sendable> {
     log.error(
       "the journal refused a batch of \(batch.deltas.count) actions (\(error)); "
         + "undoing it: the state goes back to sequence \(published.sequence)")
-    let origins = batch.deltas.map(\.origin).filter { !$0.isLeader }
     history.rollBack(
       to: published.sequence, state: published.state, ledger: published.ledger,
-      rejecting: origins)
+      usedNumbers: batch.changedEntries)
     store.replaceState(published.state)
     let rejection = Rejection(
       code: .commitFailed, message: "the leader could not make the action durable: \(error)")

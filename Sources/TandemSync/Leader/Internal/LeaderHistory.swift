@@ -83,17 +83,21 @@ final class LeaderHistory<State: Sendable>: Sendable {
   }
 
   /// Puts the history back to a committed point after a batch failed to commit: the batch's
-  /// deltas are dropped, and the numbers of its followers' actions are used up as rejected.
-  func rollBack(to sequence: UInt64, state: State, ledger: ClientLedger, rejecting: [Origin]) {
+  /// deltas are dropped, and every action number the batch used (applied or rejected) stays
+  /// used, now as rejected, so followers' numbering goes on.
+  func rollBack(
+    to sequence: UInt64, state: State, ledger: ClientLedger,
+    usedNumbers: [String: ClientLedger.Entry]
+  ) {
     contents.withLock { contents in
       contents.sequence = sequence
       contents.state = state
       contents.ledger = ledger
       contents.unpublished.removeAll()
       contents.changedClients.removeAll()
-      for origin in rejecting {
-        contents.ledger.recordRejected(client: origin.client, number: origin.number, now: sequence)
-        contents.changedClients.insert(origin.client)
+      for (client, entry) in usedNumbers {
+        contents.ledger.recordRejected(client: client, number: entry.lastNumber, now: sequence)
+        contents.changedClients.insert(client)
       }
     }
   }
