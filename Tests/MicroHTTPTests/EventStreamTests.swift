@@ -4,6 +4,20 @@ import Testing
 
 @Suite struct EventStreamTests {
   /// A server whose `/events` hands each new stream to `streams`.
+  /// A client of `server`'s event stream that has read the head and the welcome event, once
+  /// the server holds the stream.
+  func connectPastWelcome(
+    _ server: HTTPServer, _ streams: Shared<[EventStream]>
+  ) async throws
+    -> EventReader
+  {
+    let reader = try EventReader(port: server.port, path: "/events")
+    _ = try await offPool { try reader.head() }
+    _ = try await offPool { try reader.next() }
+    try #require(await eventually { streams.current.count == 1 })
+    return reader
+  }
+
   func makeServer(keepAlive: Duration? = nil) throws -> (HTTPServer, Shared<[EventStream]>) {
     let streams = Shared<[EventStream]>([])
     var router = Router()
@@ -46,10 +60,7 @@ import Testing
   @Test func eventsFromManyThreadsAllArriveInEachThreadsOrder() async throws {
     let (server, streams) = try makeServer()
     defer { server.stop() }
-    let reader = try EventReader(port: server.port, path: "/events")
-    _ = try await offPool { try reader.head() }
-    _ = try await offPool { try reader.next() }
-    try #require(await eventually { streams.current.count == 1 })
+    let reader = try await connectPastWelcome(server, streams)
     let stream = streams.current[0]
     let threads = 4
     let perThread = 250
@@ -91,10 +102,7 @@ import Testing
   @Test func eventsWaitWhileIdleAndArriveWhenSent() async throws {
     let (server, streams) = try makeServer()
     defer { server.stop() }
-    let reader = try EventReader(port: server.port, path: "/events")
-    _ = try await offPool { try reader.head() }
-    _ = try await offPool { try reader.next() }
-    try #require(await eventually { streams.current.count == 1 })
+    let reader = try await connectPastWelcome(server, streams)
     // The connection is suspended now; a later send must resume it.
     try await Task.sleep(for: .milliseconds(50))
     streams.current[0].send(ServerSentEvent(data: "late"))
@@ -104,10 +112,7 @@ import Testing
   @Test func finishEndsTheResponse() async throws {
     let (server, streams) = try makeServer()
     defer { server.stop() }
-    let reader = try EventReader(port: server.port, path: "/events")
-    _ = try await offPool { try reader.head() }
-    _ = try await offPool { try reader.next() }
-    try #require(await eventually { streams.current.count == 1 })
+    let reader = try await connectPastWelcome(server, streams)
     let stream = streams.current[0]
     stream.send(ServerSentEvent(data: "last"))
     stream.finish()
@@ -120,10 +125,7 @@ import Testing
   @Test func clientDisconnectEndsTheStream() async throws {
     let (server, streams) = try makeServer(keepAlive: .milliseconds(20))
     defer { server.stop() }
-    let reader = try EventReader(port: server.port, path: "/events")
-    _ = try await offPool { try reader.head() }
-    _ = try await offPool { try reader.next() }
-    try #require(await eventually { streams.current.count == 1 })
+    let reader = try await connectPastWelcome(server, streams)
     let stream = streams.current[0]
     let terminated = Shared(false)
     stream.onTermination { terminated.update { $0 = true } }
@@ -135,10 +137,7 @@ import Testing
 
   @Test func serverStopEndsOpenStreams() async throws {
     let (server, streams) = try makeServer()
-    let reader = try EventReader(port: server.port, path: "/events")
-    _ = try await offPool { try reader.head() }
-    _ = try await offPool { try reader.next() }
-    try #require(await eventually { streams.current.count == 1 })
+    let reader = try await connectPastWelcome(server, streams)
     let stream = streams.current[0]
     server.stop()
     #expect(stream.isTerminated)
