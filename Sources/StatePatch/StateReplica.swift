@@ -13,9 +13,7 @@
 /// ```
 public struct StateReplica<State: Codable> {
   /// The current typed value.
-  public var state: State { current! }
-  /// The current typed value; nil only while ``apply(_:)`` rebuilds it.
-  private var current: State?
+  public private(set) var state: State
   /// The canonical JSON of ``state``.
   public private(set) var document: JSONValue
   /// The work done so far: encoding at creation, then decoding and reuse per patch.
@@ -25,14 +23,14 @@ public struct StateReplica<State: Codable> {
   public init(_ state: State) throws(StateEncodingError) {
     var encoder = StateEncoder()
     self.document = try encoder.encode(state)
-    self.current = state
+    self.state = state
     counters.add(encoder.counters)
   }
 
   /// A replica of the value that `document` (a canonical snapshot) holds.
   public init(document: JSONValue) throws(StateDecodingError) {
     var decoder = StateDecoder()
-    self.current = try decoder.decode(State.self, from: document)
+    self.state = try decoder.decode(State.self, from: document)
     self.document = document
     counters.add(decoder.counters)
   }
@@ -46,6 +44,18 @@ public struct StateReplica<State: Codable> {
   /// the state and document it had (the state decoded again from the restored document) and
   /// the error says why.
   public mutating func apply(_ patch: JSONPatch) throws(StateReplicaError) {
+    try Self.apply(patch, document: &document, state: &state, counters: &counters)
+  }
+
+  /// The work of ``apply(_:)`` on a document and a typed state held elsewhere (a follower keeps
+  /// the typed state in its store and changes it there, so no second reference forces a copy).
+  ///
+  /// `state` must be the typed value of `document`; afterwards it is the value of the patched
+  /// document, or, on a throw, both are as they were (the state decoded again).
+  package static func apply(
+    _ patch: JSONPatch, document: inout JSONValue, state: inout State,
+    counters: inout StatePatchCounters
+  ) throws(StateReplicaError) {
     let touch = Touch.of(patch, on: document)
     var applied = ReversiblePatch()
     do {
@@ -58,25 +68,29 @@ public struct StateReplica<State: Codable> {
       counters.nodesDecoded += session.nodesDecoded
       counters.subtreesReused += session.subtreesReused
     }
-    let old = OldValue(current.take())
-    do {
-      current = try session.patched(
-        State.self, old: old, from: document, touch: touch, at: [])
-    } catch {
-      let decodingError =
-        error as? StateDecodingError ?? StateDecodingError(.decodeFailed(error), at: .root)
-      applied.revert(&document)
-      restoreState()
-      throw .decodingFailed(decodingError)
+    var failure: StateDecodingError?
+    withUnsafeMutablePointer(to: &state) { pointer in
+      // The old value moves into `old`, so the decode holds the only reference to it.
+      let old = OldValue(pointer.move())
+      do {
+        pointer.initialize(
+          to: try session.patched(State.self, old: old, from: document, touch: touch, at: []))
+      } catch {
+        failure =
+          error as? StateDecodingError ?? StateDecodingError(.decodeFailed(error), at: .root)
+        applied.revert(&document)
+        pointer.initialize(to: restoredState(from: document))
+      }
     }
+    if let failure { throw .decodingFailed(failure) }
   }
 
   /// Decodes the state again from the restored document after a failed update (the update may
   /// have consumed parts of the old typed value).
-  private mutating func restoreState() {
+  private static func restoredState(from document: JSONValue) -> State {
     var decoder = StateDecoder()
     do {
-      current = try decoder.decode(State.self, from: document)
+      return try decoder.decode(State.self, from: document)
     } catch {
       preconditionFailure("the replica's previous document no longer decodes: \(error)")
     }

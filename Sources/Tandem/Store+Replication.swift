@@ -7,6 +7,16 @@ package typealias ReductionObserver<State> =
     _ action: any Action, _ oldState: State?, _ newState: State, _ context: (any Sendable)?
   ) -> Void
 
+/// A change to a store's state made where it lies (``Store/modifyState(_:)``): the body gets the
+/// state `inout` and returns whether it changed it.
+///
+/// Unchecked `Sendable`: the body runs exactly once, on the draining thread, while the thread
+/// that submitted it waits (or is that thread), so it is never called concurrently with its
+/// submitter.
+package struct StateModification<State>: @unchecked Sendable {
+  let body: (inout State) -> Bool
+}
+
 /// Sees each action after the middleware; returns `true` when it has taken the action (so the
 /// store does not reduce it), `false` to let the store reduce it.
 package typealias DispatchInterceptor = @Sendable (_ action: any Action) -> Bool
@@ -22,6 +32,30 @@ extension Store {
   /// reduction observer runs.
   package func replaceState(_ newState: State) {
     submit(.replacement(newState), intercept: false)
+  }
+
+  /// Changes the state where it lies, as a replica does when it applies a delta: `body` gets the
+  /// state `inout` and returns whether it changed it; subscribers are notified (as after a
+  /// dispatch) only if it did.
+  ///
+  /// Goes through the same ordered drain as ``replaceState(_:)`` and returns once `body` has run
+  /// and its notification round is over. While `body` runs the state belongs to it alone (readers
+  /// wait, as while a reducer runs), so a collection that nothing else holds changes without a
+  /// copy. `body` runs on the draining thread: the calling thread, unless another thread is
+  /// draining, in which case the caller waits for it. Calling this from a subscriber of the same
+  /// store (on the draining thread) traps: the change could only run after the caller returned.
+  package func modifyState(_ body: @escaping (inout State) -> Bool) {
+    let thread = ThreadIdentity.current
+    precondition(
+      core.withLock { $0.drainer != thread },
+      "Tandem: modifyState was called from inside the same store's notification round")
+    submit(.modification(StateModification(body: body)), intercept: false)
+  }
+
+  /// Whether anyone subscribes to the store (async observations included): a replica with no
+  /// subscribers may apply several deltas as one change, since no one sees the states between.
+  package var hasSubscribers: Bool {
+    core.withLock { !$0.subscriptions.isEmpty }
   }
 
   /// Dispatches `action` like ``dispatch(_:)``, tagging it and every action dispatched on this

@@ -118,6 +118,13 @@ struct ProtocolConformanceTests {
     return follower
   }
 
+  /// The delta at `sequence` whose patch replaces the value at `path` with `value`.
+  func replacing(at sequence: UInt64, _ path: String, with value: Int) -> Delta {
+    Delta(
+      sequence: sequence, origin: .leader, tag: "set",
+      patch: Array(#"[{"op":"replace","path":"\#(path)","value":\#(value)}]"#.utf8))
+  }
+
   @Test func aHeartbeatWithAnotherStateHashForcesAResync() async throws {
     let leader = try ScriptedLeader()
     defer { leader.close() }
@@ -159,9 +166,7 @@ struct ProtocolConformanceTests {
     defer { leader.close() }
     let follower = try await join(leader, document: ["n": 0])
     func delta(_ sequence: UInt64, _ value: Int) -> Delta {
-      Delta(
-        sequence: sequence, origin: .leader, tag: "set",
-        patch: Array(#"[{"op":"replace","path":"/n","value":\#(value)}]"#.utf8))
+      replacing(at: sequence, "/n", with: value)
     }
     try leader.publish(.delta(leader.epoch, delta(6, 6)))
     try leader.publish(.delta(leader.epoch, delta(8, 8)))
@@ -170,6 +175,32 @@ struct ProtocolConformanceTests {
     try leader.reply(.deltas(leader.epoch, [delta(7, 7), delta(8, 8)]))
     await eventually("the replica is at 8") { follower.store.state == ["n": 8] }
     #expect(try await follower.statistics().gapsRepaired == 1)
+    await follower.stop()
+  }
+
+  @Test func aDeltaThatDoesNotApplyAmidOthersForcesAResyncAndChangesNothing() async throws {
+    let leader = try ScriptedLeader()
+    defer { leader.close() }
+    let follower = try await join(leader, document: ["n": 0])
+    func delta(_ sequence: UInt64, _ path: String) -> Delta {
+      replacing(at: sequence, path, with: Int(sequence))
+    }
+    // A replica without subscribers applies deltas that arrive together as one change; the
+    // second of these does not apply (no member "missing").
+    try leader.publish(.delta(leader.epoch, delta(7, "/n")))
+    let request = try await offThePool { try leader.nextRequest() }
+    #expect(request == .catchUp(leader.epoch, from: 6))
+    try leader.reply(.deltas(leader.epoch, [delta(6, "/n"), delta(7, "/missing"), delta(8, "/n")]))
+    let resync = try await offThePool { try leader.nextRequest() }
+    #expect(resync == .snapshot)
+    #expect(follower.store.state == ["n": 0])
+    let fixed: JSONValue = ["n": 8]
+    try leader.reply(
+      .state(
+        leader.epoch, sequence: 8, stateHash: fixed.canonicalHash(),
+        document: fixed.canonicalBytes()))
+    await eventually("the replica takes the leader's state") { follower.store.state == fixed }
+    #expect(try await follower.statistics().applyFailures == 1)
     await follower.stop()
   }
 }

@@ -88,17 +88,25 @@ extension Store {
           + "and the action; dispatch from a middleware, a thunk or a subscriber instead.")
     case .subscription:
       fatalError("Tandem: a reducer subscribed to the store. Reducers must not touch the store.")
-    case .replacement:
+    case .replacement, .modification:
       fatalError("Tandem: a reducer replaced the store's state. Reducers must not touch the store.")
     }
   }
 
-  /// With the lock held, as the drainer starts `work`: an action's reducer owns the state from
-  /// here on. Returns whether the reduction is to be reported to the observer.
+  /// With the lock held, as the drainer starts `work`: an action's reducer (or a modification)
+  /// owns the state from here on. Returns whether the reduction is to be reported to the
+  /// observer.
   private static func beginLocked(_ work: StoreWork, _ core: inout StoreCore) -> Bool {
-    guard case .action = work else { return false }
-    core.reducing = true
-    return core.hasReductionObserver
+    switch work {
+    case .action:
+      core.reducing = true
+      return core.hasReductionObserver
+    case .modification:
+      core.reducing = true
+      return false
+    case .replacement, .subscription:
+      return false
+    }
   }
 
   /// With the lock held, after a unit of work: moves the next one into `work` and begins it
@@ -143,6 +151,8 @@ extension Store {
         action, context: context, observing: observing, next: &work, nextObserving: &observing)
     case .replacement(let value):
       replace(with: value)
+    case .modification(let modification):
+      modify(with: modification)
     case .subscription(let box):
       install(box)
     }
@@ -200,6 +210,28 @@ extension Store {
       return core.subscriptions
     }
     notify(subscriptions, of: state)
+  }
+
+  /// Runs a modification (a `StateModification`, already begun) on the state in the cell, then
+  /// notifies subscribers if it changed the state.
+  private func modify(with work: any Sendable) {
+    guard let modification = work as? StateModification<State> else {
+      preconditionFailure("Tandem: a state modification of type \(type(of: work))")
+    }
+    precondition(cell.isInitialized, "Tandem: a store without a state cannot be modified")
+    let changed = modification.body(&cell.pointer.pointee)
+    var readers: [Wakeup] = []
+    let subscriptions = core.withLock { core in
+      core.reducing = false
+      if !core.readers.isEmpty { swap(&readers, &core.readers) }
+      return core.subscriptions
+    }
+    for reader in readers {
+      reader.signal()
+    }
+    if changed, let state = cell.value {
+      notify(subscriptions, of: state)
+    }
   }
 
   /// Adds `box` at the end of the subscriptions (replacing the same subscriber's earlier one)

@@ -8,6 +8,8 @@
   case action(any Action, context: (any Sendable)?)
   /// Replace the whole state (``Store/replaceState(_:)``); holds a `State`.
   case replacement(any Sendable)
+  /// Change the state where it lies (``Store/modifyState(_:)``); holds a `StateModification`.
+  case modification(any Sendable)
   /// Install a subscription and send it the current state.
   case subscription(SubscriptionBox)
 }

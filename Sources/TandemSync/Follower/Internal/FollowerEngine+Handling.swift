@@ -47,41 +47,46 @@ extension FollowerEngine {
     }
   }
 
-  /// Handles every message waiting on the updates socket.
+  /// Handles every message waiting on the updates socket; deltas that arrived together reach a
+  /// replica store without subscribers as one change (``pendingDeltas``).
   func updatesArrived() {
     while let subscriber, let parts = try? subscriber.receiveParts(wait: .nonBlocking) {
       do {
         let update = try UpdateMessage(frames: parts)
         log.debug("update \(update)")
-        perform(sync.received(update, now: .now))
+        perform(sync.received(update, now: .now), settling: false)
       } catch {
         counters.malformedMessages += 1
         log.error("malformed update from the leader: \(error)")
       }
     }
+    settleVisible()
   }
 
-  /// Carries out what the sync rules ask for.
-  func perform(_ effects: [ReplicaSync.Effect]) {
+  /// Carries out what the sync rules ask for, then (unless `settling` is false) shows the
+  /// replica's new state and resolves the receipts it makes visible.
+  ///
+  /// Deltas wait in ``pendingDeltas`` while the replica store has no subscribers (no one sees
+  /// the states in between), up to ``pendingDeltaLimit``; any other effect applies them first.
+  func perform(_ effects: [ReplicaSync.Effect], settling: Bool = true) {
     for effect in effects {
       guard !stopped else { return }
+      if case .apply(let delta) = effect {
+        pendingDeltas.append(delta)
+        if pendingDeltas.count < Self.pendingDeltaLimit, store?.hasSubscribers == false {
+          continue
+        }
+      }
+      guard applyPendingDeltas() else { return }
       switch effect {
       case .send(let request):
         send(request)
       case .replace(let epoch, let sequence, let hash, let document):
         replace(epoch: epoch, sequence: sequence, hash: hash, document: document)
-      case .apply(let delta):
-        do {
-          publish(try model.apply(patch: delta.patch))
-          if let epoch = sync.epoch { for observer in deltaObservers { observer(epoch, delta) } }
-        } catch {
-          counters.applyFailures += 1
-          log.error("delta \(delta.sequence) does not apply to the replica (\(error)); resyncing")
-          perform(sync.failedToApply())
-          return
-        }
+      case .apply:
+        break
       case .verify(let hash):
-        if model.stateHash() != hash {
+        if let store, model.stateHash(of: store.state) != hash {
           log.error("state hash differs from the leader's at \(sync.sequence); resyncing")
           perform(sync.diverged())
           return
@@ -91,46 +96,14 @@ extension FollowerEngine {
         return
       }
     }
-    settleVisible()
-  }
-
-  private func replace(epoch: Epoch, sequence: UInt64, hash: UInt64, document: Frame) {
-    let state: State
-    do {
-      state = try model.reset(document: document)
-    } catch {
-      counters.applyFailures += 1
-      log.error("the snapshot at \(sequence) does not decode: \(error)")
-      if store == nil {
-        fail(.refused(code: "snapshot", message: "the leader's snapshot does not decode: \(error)"))
-      } else {
-        perform(sync.failedToApply())
-      }
-      return
-    }
-    log.info("replica at epoch \(epoch) sequence \(sequence)")
-    for waiting in awaitingVisibility where waiting.epoch != epoch {
-      waiting.receipt.settle(.failure(.historyLost))
-    }
-    awaitingVisibility.removeAll { $0.epoch != epoch }
-    publish(state)
-  }
-
-  /// Shows `state` to the replica's subscribers, making the store at the first snapshot.
-  private func publish(_ state: State) {
-    if let store {
-      store.replaceState(state)
-      return
-    }
-    let store = Store<State>(reducer: { (_: inout State, _: any Action) in }, state: state)
-    self.store = store
-    onJoined?(.success(store))
-    onJoined = nil
+    if settling { settleVisible() }
   }
 
   /// Resolves the receipts whose sequence the replica now shows.
   func settleVisible() {
-    guard let epoch = sync.epoch, !awaitingVisibility.isEmpty else { return }
+    guard applyPendingDeltas(), let epoch = sync.epoch, !awaitingVisibility.isEmpty else {
+      return
+    }
     let sequence = sync.sequence
     awaitingVisibility.removeAll { waiting in
       guard waiting.epoch == epoch, waiting.sequence <= sequence else { return false }

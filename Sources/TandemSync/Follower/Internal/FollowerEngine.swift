@@ -23,6 +23,9 @@ final class FollowerEngine<Model: ReplicaModel> {
   var subscriber: Socket?
   var nextDelay: Duration
   var stopped = false
+  /// Deltas the sync rules accepted that are not in the replica store yet: empty whenever the
+  /// loop is idle (see `perform(_:settling:)`).
+  var pendingDeltas: [Delta] = []
   /// Acknowledged receipts waiting for the replica to show their sequence.
   var awaitingVisibility: [(epoch: Epoch, sequence: UInt64, receipt: Receipt)] = []
   var counters = FollowerCounters()
