@@ -20,6 +20,10 @@ struct ChildProcess {
     self.name = name
   }
 
+  /// Whether the process has exited with a status other than 0 (a failure to report at once,
+  /// rather than waiting for work it will never do).
+  var hasFailed: Bool { !process.isRunning && process.terminationStatus != 0 }
+
   /// Everything the process printed, once it has exited; fails unless it exited with status 0.
   func finish() throws -> String {
     let data = output.readDataToEndOfFile()

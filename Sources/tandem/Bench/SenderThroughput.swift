@@ -9,6 +9,9 @@ struct SenderThroughput: Sendable {
   var actions: Int
   var senders: Int
   var window: Int
+  /// Whether each follower's replica store has a subscriber (then it shows every state, one
+  /// change per delta; without one, deltas that arrive together are one change).
+  var subscribed = false
 
   /// Actions per second applied at the leader, and delivered to every replica, with a leader
   /// configured by `configure`.
@@ -21,15 +24,20 @@ struct SenderThroughput: Sendable {
     let workers = try (0..<senders).map { _ in
       try SyncBenchmarkWorker.start(
         "send", leader: leader.controlEndpoint,
-        ["--count", String(perSender), "--window", String(window), "--until", String(total)])
+        ["--count", String(perSender), "--window", String(window), "--until", String(total)]
+          + (subscribed ? ["--subscribe"] : []))
     }
     while try await leader.statistics().followers.count < senders {
       try await Task.sleep(for: .milliseconds(2))
+      try Self.checkRunning(workers)
     }
     let clock = ContinuousClock()
     let start = clock.now
     leader.store.dispatch(StartSending())
-    while leader.store.state.bumps < total { try await Task.sleep(for: .milliseconds(1)) }
+    while leader.store.state.bumps < total {
+      try await Task.sleep(for: .milliseconds(1))
+      try Self.checkRunning(workers)
+    }
     let applied = clock.now - start
     var slowest = 0.0
     for worker in workers {
@@ -41,6 +49,11 @@ struct SenderThroughput: Sendable {
     }
     await leader.stop()
     return (Double(total) / applied.seconds, Double(total) / slowest)
+  }
+
+  /// Throws (with the exit status) if a worker has failed.
+  private static func checkRunning(_ workers: [ChildProcess]) throws {
+    for worker in workers where worker.hasFailed { _ = try worker.finish() }
   }
 }
 

@@ -1,12 +1,14 @@
 import CommandLineKit
 import Foundation
+import Synchronization
 import Tandem
 import TandemSync
 
 /// The follower processes of `tandem bench sync` (this executable with `--worker ROLE`):
 /// - `follow`: follows until the replica has `--until` bumps;
 /// - `send`: waits for the start, sends `--count` bumps keeping at most `--window` unanswered,
-///   then waits until the replica has `--until` bumps; prints the seconds from the start;
+///   then waits until the replica has `--until` bumps; prints the seconds from the start (with
+///   `--subscribe`, a subscriber counts every state of the replica store);
 /// - `latency`: sends `--count` bumps one at a time, awaiting each receipt; prints the p50 and
 ///   p99 of send to applied, in microseconds.
 enum SyncBenchmarkWorker {
@@ -21,12 +23,15 @@ enum SyncBenchmarkWorker {
     let count = try arguments.integer("count", default: 1000)
     let window = try arguments.integer("window", default: 1, in: 1...100_000)
     let until = try arguments.integer("until", default: 0)
+    let subscribe = arguments.flag("subscribe")
     try arguments.finish()
     Logger.level = .error
     let output = try blockingAsync {
       let follower = try await Follower<SyncBenchmarkState>(
         configuration: FollowerConfiguration(leader: leader), registry: syncBenchmarkRegistry)
       defer { Task { await follower.stop() } }
+      let counter = StateCounter()
+      if subscribe { follower.store.subscribe(counter) { $0.select(\.bumps) } }
       switch role {
       case "follow":
         try await waitUntil { follower.store.state.bumps >= until }
@@ -43,7 +48,18 @@ enum SyncBenchmarkWorker {
         }
         for receipt in outstanding { _ = try await receipt.applied() }
         try await waitUntil { follower.store.state.bumps >= until }
-        return String((clock.now - start).seconds)
+        let elapsed = clock.now - start
+        if subscribe {
+          // The store shows a state just before its subscribers are notified of it. Every
+          // state from the one it subscribed at to `until` bumps, once each.
+          let expected = until - counter.first + 1
+          let deadline = clock.now + .seconds(10)
+          try await waitUntil { counter.count >= expected || clock.now > deadline }
+          guard counter.count == expected else {
+            throw UsageError("the subscriber saw \(counter.count) states, not \(expected)")
+          }
+        }
+        return String(elapsed.seconds)
       case "latency":
         let clock = ContinuousClock()
         var samples: [Double] = []
@@ -65,5 +81,20 @@ enum SyncBenchmarkWorker {
   /// from clocks, not from the polling).
   private static func waitUntil(_ condition: () -> Bool) async throws {
     while !condition() { try await Task.sleep(for: .milliseconds(1)) }
+  }
+}
+
+/// A subscriber that counts the bump counts it is shown (on the follower's I/O thread), and
+/// keeps the first.
+private final class StateCounter: StoreSubscriber, Sendable {
+  private let seen = Mutex((first: 0, count: 0))
+  var count: Int { seen.withLock { $0.count } }
+  var first: Int { seen.withLock { $0.first } }
+
+  func newState(state bumps: Int) {
+    seen.withLock { seen in
+      if seen.count == 0 { seen.first = bumps }
+      seen.count += 1
+    }
   }
 }
