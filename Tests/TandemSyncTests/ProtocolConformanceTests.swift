@@ -178,6 +178,27 @@ struct ProtocolConformanceTests {
     await follower.stop()
   }
 
+  @Test(.timeLimit(.minutes(1)))
+  func theDeltaOfTheFollowersOwnActionResolvesItsReceiptWithoutTheAck() async throws {
+    let leader = try ScriptedLeader()
+    defer { leader.close() }
+    let follower = try await join(leader, document: ["n": 0])
+    let receipt = try follower.send(tag: "set", payload: 1)
+    let request = try await offThePool { try leader.nextRequest() }
+    guard case .dispatch(let action) = request else {
+      Issue.record("expected DISPATCH, got \(request)")
+      return
+    }
+    #expect(action.client == follower.clientID)
+    var delta = replacing(at: 6, "/n", with: 1)
+    delta.origin = Origin(client: action.client, number: action.number)
+    try leader.publish(.delta(leader.epoch, delta))
+    // No ACK is ever sent.
+    #expect(try await receipt.applied() == 6)
+    #expect(follower.store.state == ["n": 1])
+    await follower.stop()
+  }
+
   @Test func aDeltaThatDoesNotApplyAmidOthersForcesAResyncAndChangesNothing() async throws {
     let leader = try ScriptedLeader()
     defer { leader.close() }

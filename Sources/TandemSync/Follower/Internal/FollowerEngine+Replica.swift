@@ -44,6 +44,13 @@ extension FollowerEngine {
         for observer in deltaObservers { observer(epoch, delta) }
       }
     }
+    // A delta of this follower's own action answers it as its ACK would, and the replica
+    // already shows it: the receipt resolves now rather than when the ACK arrives.
+    for delta in deltas[..<applied] where delta.origin.client == configuration.clientID {
+      if let entry = outbox.withLock({ $0.answered(delta.origin.number) }) {
+        entry.receipt.settle(.success(delta.sequence))
+      }
+    }
     guard let failure else { return true }
     counters.applyFailures += 1
     let sequences =
