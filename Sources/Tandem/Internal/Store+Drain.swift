@@ -92,7 +92,8 @@ extension Store {
   /// Submits an action that has been through the middleware: the drain protocol for dispatches.
   ///
   /// The common case (no one else drains, no interceptor, observer or dispatch context) takes the
-  /// lock once to start and once to finish, and never wraps the action into a ``StoreWork``.
+  /// lock once to start and once to finish (once more after a notification round, if there are
+  /// subscribers), and never wraps the action into a ``StoreWork``.
   func submitAction(_ action: any Action) {
     let thread = ThreadIdentity.current
     guard core.withLock({ $0.beginPlainAction(by: thread) }) else {
