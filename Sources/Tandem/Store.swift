@@ -181,7 +181,7 @@ open class Store<State: Sendable>: StoreType, @unchecked Sendable {
   /// it (see `dispatch(_:)` for when it returns).
   // swift-format-ignore: AlwaysUseLowerCamelCase
   open func _defaultDispatch(action: any Action) {
-    submit(.action(action, context: nil), intercept: true)
+    submitAction(action)
   }
 
   /// Subscribes `subscriber` to the whole state.

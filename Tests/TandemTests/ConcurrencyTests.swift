@@ -1,3 +1,5 @@
+import Foundation
+import Synchronization
 import Testing
 
 @testable import Tandem
@@ -188,4 +190,42 @@ import Testing
     #expect(otherDispatched.values == [11])
     #expect(holder.values == [0, 1, 11])
   }
+
+  @Test func dispatchQueuedWhileAReducerRunsIsAppliedWithoutSubscribers() {
+    // No subscriber: the drain would end with the first reduction if nothing were queued.
+    let reference = StoreReference()
+    let otherDone = DispatchSemaphore(value: 0)
+    let otherSaw = Mutex<Int?>(nil)
+    let queued = Mutex(false)
+    let store = Store<CounterState>(
+      reducer: { state, action in
+        if action is Increment, let store = reference.store {
+          // Dispatch from a thread of its own (not the test's busy task pool) while this
+          // reduction runs, and hold the reduction until that dispatch is queued (bounded).
+          Thread.detachNewThread {
+            store.dispatch(Add(amount: 10))
+            // The dispatch returns only once the drainer has applied it.
+            otherSaw.withLock { $0 = store.state.counter }
+            otherDone.signal()
+          }
+          let deadline = Date().addingTimeInterval(10)
+          while store.core.withLock({ $0.queue.isEmpty }), Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.001)
+          }
+          queued.withLock { $0 = !store.core.withLock { $0.queue.isEmpty } }
+        }
+        counterInPlaceReducer(state: &state, action: action)
+      }, state: CounterState())
+    reference.store = store
+    store.dispatch(Increment())
+    #expect(queued.withLock { $0 })
+    #expect(store.state.counter == 11)
+    otherDone.wait()
+    #expect(otherSaw.withLock { $0 } == 11)
+  }
+}
+
+/// A store its own reducer can look at, set once the store exists.
+private final class StoreReference: @unchecked Sendable {
+  weak var store: Store<CounterState>?
 }

@@ -37,7 +37,7 @@ final class StateCell<State>: @unchecked Sendable {
   }
 
   /// Replaces the state.
-  func set(_ state: State) {
+  func set(_ state: consuming State) {
     if isInitialized {
       pointer.pointee = state
     } else {

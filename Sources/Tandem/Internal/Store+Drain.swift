@@ -47,7 +47,64 @@ extension StoreCore {
   }
 }
 
+extension StoreCore {
+  /// Starts a drain for a dispatched action on the common path: no one drains, and there is no
+  /// interceptor, reduction observer or dispatch context to consult. The caller becomes the
+  /// drainer and its reducer owns the state; false (changing nothing) when the action needs the
+  /// full ``admit(_:from:intercept:)``.
+  mutating func beginPlainAction(by thread: ThreadIdentity) -> Bool {
+    guard drainer == nil, dispatchInterceptor == nil, !hasReductionObserver,
+      dispatchContexts.isEmpty
+    else { return false }
+    drainer = thread
+    reducing = true
+    return true
+  }
+
+  /// With the lock held, as the drainer starts `work`: an action's reducer (or a modification)
+  /// owns the state from here on. Returns whether the reduction is to be reported to the
+  /// observer.
+  mutating func begin(_ work: StoreWork) -> Bool {
+    switch work {
+    case .action:
+      reducing = true
+      return hasReductionObserver
+    case .modification:
+      reducing = true
+      return false
+    case .replacement, .subscription:
+      return false
+    }
+  }
+
+  /// With the lock held, after a unit of work: takes the next one and begins it, or ends the
+  /// drain and returns `nil` when the queue is empty.
+  mutating func next() -> (work: PendingWork, observing: Bool)? {
+    guard let work = queue.popFirst() else {
+      drainer = nil
+      return nil
+    }
+    return (work, begin(work.work))
+  }
+}
+
 extension Store {
+  /// Submits an action that has been through the middleware: the drain protocol for dispatches.
+  ///
+  /// The common case (no one else drains, no interceptor, observer or dispatch context) takes the
+  /// lock once to start and once to finish (once more after a notification round, if there are
+  /// subscribers), and never wraps the action into a ``StoreWork``.
+  func submitAction(_ action: any Action) {
+    let thread = ThreadIdentity.current
+    guard core.withLock({ $0.beginPlainAction(by: thread) }) else {
+      submit(.action(action, context: nil), intercept: true)
+      return
+    }
+    if apply(action) {
+      drainQueue()
+    }
+  }
+
   /// Submits `work` to the drain protocol; `intercept` asks the dispatch interceptor first.
   @usableFromInline func submit(_ submitted: StoreWork, intercept: Bool) {
     let thread = ThreadIdentity.current
@@ -55,20 +112,22 @@ extension Store {
     var observing = false
     var admission = core.withLock { core in
       let admission = core.admit(&work, from: thread, intercept: intercept)
-      if case .drain = admission { observing = Self.beginLocked(work, &core) }
+      if case .drain = admission { observing = core.begin(work) }
       return admission
     }
     if case .intercept(let interceptor) = admission {
       if case .action(let action, _) = work, interceptor(action) { return }
       admission = core.withLock { core in
         let admission = core.admit(&work, from: thread, intercept: false)
-        if case .drain = admission { observing = Self.beginLocked(work, &core) }
+        if case .drain = admission { observing = core.begin(work) }
         return admission
       }
     }
     switch admission {
     case .drain:
-      drain(startingWith: work, observing: observing)
+      if perform(work, observing: observing) {
+        drainQueue()
+      }
     case .queued:
       return
     case .wait(let wakeup):
@@ -93,111 +152,100 @@ extension Store {
     }
   }
 
-  /// With the lock held, as the drainer starts `work`: an action's reducer (or a modification)
-  /// owns the state from here on. Returns whether the reduction is to be reported to the
-  /// observer.
-  private static func beginLocked(_ work: StoreWork, _ core: inout StoreCore) -> Bool {
+  /// Performs queued work in order until the queue is empty and the drain is over. The caller is
+  /// the drainer, between two units of work.
+  private func drainQueue() {
+    while let (pending, observing) = core.withLock({ $0.next() }) {
+      let more = perform(pending.work, observing: observing)
+      pending.done?.signal()
+      if !more { return }
+    }
+  }
+
+  /// Performs `work` (already begun); false when the drain ended with it (nothing was left to
+  /// notify or queued), true when the caller must go on with the queue.
+  private func perform(_ work: StoreWork, observing: Bool) -> Bool {
     switch work {
-    case .action:
-      core.reducing = true
-      return core.hasReductionObserver
-    case .modification:
-      core.reducing = true
-      return false
-    case .replacement, .subscription:
-      return false
-    }
-  }
-
-  /// With the lock held, after a unit of work: moves the next one into `work` and begins it
-  /// (setting `observing`), or ends the drain and returns false when the queue is empty.
-  private static func finishLocked(
-    _ core: inout StoreCore, next work: inout PendingWork, observing: inout Bool
-  ) -> Bool {
-    guard core.queue.popFirst(into: &work) else {
-      core.drainer = nil
-      return false
-    }
-    observing = beginLocked(work.work, &core)
-    return true
-  }
-
-  /// Performs `first` (already begun), then queued work in order, until the queue is empty.
-  private func drain(startingWith first: StoreWork, observing: Bool) {
-    var current = PendingWork(work: first, done: nil)
-    var observing = observing
-    var more: Bool
-    if case .action(let action, let context) = first {
-      // The common case, without copying the work around first.
-      more = apply(
-        action, context: context, observing: observing, next: &current,
-        nextObserving: &observing)
-    } else {
-      more = perform(&current, observing: &observing)
-    }
-    while more {
-      let done = current.done
-      more = perform(&current, observing: &observing)
-      done?.signal()
-    }
-  }
-
-  /// Performs `work` (already begun), then replaces it with the next work; false when there is
-  /// none and the drain is over.
-  private func perform(_ work: inout PendingWork, observing: inout Bool) -> Bool {
-    switch work.work {
     case .action(let action, let context):
-      return apply(
-        action, context: context, observing: observing, next: &work, nextObserving: &observing)
+      guard observing else { return apply(action) }
+      applyObserved(action, context: context)
     case .replacement(let value):
       replace(with: value)
     case .modification(let modification):
-      modify(with: modification)
+      return modify(with: modification)
     case .subscription(let box):
       install(box)
     }
-    return core.withLock { Self.finishLocked(&$0, next: &work, observing: &observing) }
+    return true
   }
 
-  /// Reduces `action` in the state cell, so an in-place reducer mutates it without copying;
-  /// then calls the observer, notifies subscribers, and moves the next work into `next` (in the
-  /// same critical section when there is no one to notify); false when the drain is over.
-  private func apply(
-    _ action: any Action, context: (any Sendable)?, observing: Bool, next: inout PendingWork,
-    nextObserving: inout Bool
-  ) -> Bool {
-    // `beginLocked` set `reducing`: until it is false again the cell belongs to this thread.
-    let observer = observing ? core.withLock { _ in reductionObserver } : nil
+  /// Reduces `action` (already begun) in the state cell, so an in-place reducer mutates it
+  /// without copying; then notifies subscribers. False when the drain ended with it: nothing to
+  /// notify and nothing queued, found in the same critical section that ends the reduction.
+  private func apply(_ action: any Action) -> Bool {
+    // `begin` set `reducing`: until it is false again the cell belongs to this thread.
+    reduce(action)
+    guard let subscriptions = endReduction(mayEndDrain: true) else { return false }
+    notify(subscriptions)
+    return true
+  }
+
+  /// ``apply(_:)`` with a reduction observer to call, which gets `context`. Out of line: it works
+  /// with `Optional<State>`, whose generic metadata unspecialized code looks up at the entry of
+  /// the function that uses it.
+  @inline(never)
+  private func applyObserved(_ action: any Action, context: (any Sendable)?) {
+    let observer = core.withLock { _ in reductionObserver }
     let oldState = observer == nil ? nil : cell.value
+    reduce(action)
+    let subscriptions = endReduction(mayEndDrain: false) ?? []
+    if let observer, let newState = cell.value {
+      observer(action, oldState, newState, context)
+    }
+    notify(subscriptions)
+  }
+
+  /// Runs the reducer on the state in the cell.
+  private func reduce(_ action: any Action) {
     if let reduce = inPlaceReducer {
       precondition(cell.isInitialized, "Tandem: a store with an in-place reducer has no state")
       reduce(&cell.pointer.pointee, action)
     } else if let reduce = returningReducer {
-      let state = cell.take()
-      cell.set(reduce(action, state))
+      reduceReturning(action, with: reduce)
     }
-    var readers: [Wakeup] = []
-    var more = false
-    var finished = false
-    let subscriptions: [SubscriptionBox] = core.withLock { core in
+  }
+
+  /// Runs a ReSwift-style reducer: moves the state out of the cell (the reducer gets it as
+  /// `State?`) and puts the result back. Out of line for the same reason as
+  /// ``applyObserved(_:context:)``, so the in-place path does not pay for `Optional<State>`.
+  @inline(never)
+  private func reduceReturning(_ action: any Action, with reduce: Reducer<State>) {
+    cell.set(reduce(action, cell.take()))
+  }
+
+  /// After a reducer or a modification: the state may be read again, and readers waiting for it
+  /// are woken. Returns the subscriptions to notify, or `nil` when `mayEndDrain` and the drain
+  /// ended here because there is no subscription and nothing queued.
+  private func endReduction(mayEndDrain: Bool) -> [SubscriptionBox]? {
+    var readers: [Wakeup]?
+    let subscriptions: [SubscriptionBox]? = core.withLock { core in
       core.reducing = false
-      if !core.readers.isEmpty { swap(&readers, &core.readers) }
-      guard !core.subscriptions.isEmpty || observing else {
-        more = Self.finishLocked(&core, next: &next, observing: &nextObserving)
-        finished = true
-        return []
+      if !core.readers.isEmpty {
+        readers = core.readers
+        core.readers = []
+      }
+      if mayEndDrain, core.subscriptions.isEmpty, core.queue.isEmpty {
+        core.drainer = nil
+        return nil
       }
       return core.subscriptions
     }
-    for reader in readers {
-      reader.signal()
+    if let readers {
+      for reader in readers {
+        reader.signal()
+      }
     }
-    if finished { return more }
-    if let newState = cell.value {
-      observer?(action, oldState, newState, context)
-      notify(subscriptions, of: newState)
-    }
-    return core.withLock { Self.finishLocked(&$0, next: &next, observing: &nextObserving) }
+    return subscriptions
   }
 
   /// Replaces the state with `value` (a `State`) and notifies subscribers.
@@ -209,29 +257,22 @@ extension Store {
       cell.set(state)
       return core.subscriptions
     }
-    notify(subscriptions, of: state)
+    notify(subscriptions)
   }
 
   /// Runs a modification (a `StateModification`, already begun) on the state in the cell, then
-  /// notifies subscribers if it changed the state.
-  private func modify(with work: any Sendable) {
+  /// notifies subscribers if it changed the state. False when the drain ended with it.
+  private func modify(with work: any Sendable) -> Bool {
     guard let modification = work as? StateModification<State> else {
       preconditionFailure("Tandem: a state modification of type \(type(of: work))")
     }
     precondition(cell.isInitialized, "Tandem: a store without a state cannot be modified")
     let changed = modification.body(&cell.pointer.pointee)
-    var readers: [Wakeup] = []
-    let subscriptions = core.withLock { core in
-      core.reducing = false
-      if !core.readers.isEmpty { swap(&readers, &core.readers) }
-      return core.subscriptions
+    guard let subscriptions = endReduction(mayEndDrain: !changed) else { return false }
+    if changed {
+      notify(subscriptions)
     }
-    for reader in readers {
-      reader.signal()
-    }
-    if changed, let state = cell.value {
-      notify(subscriptions, of: state)
-    }
+    return true
   }
 
   /// Adds `box` at the end of the subscriptions (replacing the same subscriber's earlier one)
@@ -246,20 +287,24 @@ extension Store {
       core.subscriptions.append(box)
       return true
     }
-    if installed, let state = cell.value {
-      notify([box], of: state)
+    if installed {
+      notify([box])
     }
   }
 
-  /// Notifies `subscriptions` in order, then drops those whose subscriber was released.
-  private func notify(_ subscriptions: [SubscriptionBox], of state: State) {
+  /// Notifies `subscriptions` in order of the state in the cell, then drops those whose
+  /// subscriber was released.
+  ///
+  /// The subscriptions read the state where it lies: while the drainer notifies, nothing writes
+  /// the cell (work submitted from a subscriber is queued until the round is over).
+  private func notify(_ subscriptions: [SubscriptionBox]) {
+    guard !subscriptions.isEmpty, cell.isInitialized else { return }
     subscriptionContext.round &+= 1
+    let state = UnsafeRawPointer(cell.pointer)
     var released = false
-    withUnsafePointer(to: state) { pointer in
-      // Every box of this store was made by `_subscribe` for a chain of its state type.
-      for box in subscriptions where !box.notify(pointer) {
-        released = true
-      }
+    // Every box of this store was made by `_subscribe` for a chain of its state type.
+    for box in subscriptions where !box.notify(state) {
+      released = true
     }
     if released {
       core.withLock { core in core.subscriptions.removeAll { $0.isReleased } }

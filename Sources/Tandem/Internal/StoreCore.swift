@@ -57,16 +57,16 @@ struct WorkQueue: Sendable {
     items.append(item)
   }
 
-  /// Moves the oldest item into `item`; false (leaving `item` alone) when the queue is empty.
-  mutating func popFirst(into item: inout PendingWork) -> Bool {
-    guard head < items.count else { return false }
-    item = items[head]
+  /// Removes and returns the oldest item; `nil` when the queue is empty.
+  mutating func popFirst() -> PendingWork? {
+    guard head < items.count else { return nil }
+    let item = items[head]
     head += 1
     if head == items.count {
       items.removeAll(keepingCapacity: true)
       head = 0
     }
-    return true
+    return item
   }
 
   /// Calls `body` with each pending item, oldest first.

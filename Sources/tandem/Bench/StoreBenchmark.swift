@@ -9,21 +9,32 @@ import Tandem
 
 /// `tandem bench store`: actions per second through a `Tandem.Store`, for the six workloads of
 /// issue 2, each with a ReSwift-style reducer and with an in-place (`inout`) reducer, printed
-/// next to ReSwift 6.2's figures measured on the same machine.
+/// next to ReSwift 6.2's figures measured on the same machine; and, as a reference, the copy of
+/// the 10,000 items that a ReSwift-style reducer makes, in a plain loop without a store.
 let storeBenchmark = Command(
   name: "store",
   summary: "Dispatch throughput of the store (workloads a, b, c, d, d0, d')",
-  usage: "[--runs N] [--millis MS] [--only a,b,c,d,d0,d']\n\n"
+  usage: "[--runs N] [--millis MS] [--only a,b,c,d,d0,copy,d'] [--reducer reswift|inout]\n\n"
     + "  --runs N     timed runs per figure, the median is printed (default 5, at least 1)\n"
     + "  --millis MS  target duration of one run, in milliseconds (default 200)\n"
-    + "  --only K,... run only these workloads",
+    + "  --only K,... run only these workloads (copy: the bare copy loop, no store)\n"
+    + "  --reducer R  run only this reducer style (the copy loop runs with either)",
   run: { words in
     var arguments = try CommandLineArguments(words)
     let runs = try arguments.integer("runs", default: 5, in: 1...1000)
     let milliseconds = try arguments.integer("millis", default: 200, in: 1...60_000)
     let only = arguments.option("only").map { Set($0.split(separator: ",").map(String.init)) }
+    let styles = try arguments.option("reducer").map { name in
+      guard let style = ReducerStyle.allCases.first(where: { $0.key == name }) else {
+        throw UsageError("--reducer takes reswift or inout, not \(name)")
+      }
+      return [style]
+    }
     try arguments.finish()
-    StoreBenchmark(runs: runs, runSeconds: Double(milliseconds) / 1000, only: only).run()
+    StoreBenchmark(
+      runs: runs, runSeconds: Double(milliseconds) / 1000, only: only,
+      styles: styles ?? ReducerStyle.allCases
+    ).run()
   }
 )
 
@@ -31,8 +42,10 @@ let storeBenchmark = Command(
 private struct StoreBenchmark {
   var runs: Int
   var runSeconds: Double
-  /// The workload keys to run (`a`, `b`, `c`, `d`, `d0`, `d'`), or `nil` for all.
+  /// The workload keys to run (`a`, `b`, `c`, `d`, `d0`, `copy`, `d'`), or `nil` for all.
   var only: Set<String>?
+  /// The reducer styles to run the store workloads with.
+  var styles: [ReducerStyle]
 
   func run() {
     var table = BenchmarkTable(
@@ -41,15 +54,18 @@ private struct StoreBenchmark {
         "workload", "reducer", "actions/s", "ReSwift 6.2", "ratio", "target", "per CPU-s", "ratio",
       ])
     for workload in StoreWorkload.all where only?.contains(workload.key) ?? true {
-      for style in ReducerStyle.allCases {
+      for style in workload.isReference ? [.reSwift] : styles {
         let (rate, cpuRate) = measure(workload, style)
         let ratio = rate / workload.reSwift
         let target = style == .inPlace ? workload.target : 1
         table.add([
-          workload.name, style.rawValue, BenchmarkTable.format(rate),
-          BenchmarkTable.format(workload.reSwift),
+          workload.name, workload.isReference ? "no store" : style.rawValue,
+          BenchmarkTable.format(rate), BenchmarkTable.format(workload.reSwift),
           BenchmarkTable.format(ratio, decimals: 1) + "x",
-          ">= \(BenchmarkTable.format(target, decimals: 0))x" + (ratio >= target ? "" : "  MISSED"),
+          workload.isReference
+            ? "reference"
+            : ">= \(BenchmarkTable.format(target, decimals: 0))x"
+              + (ratio >= target ? "" : "  MISSED"),
           BenchmarkTable.format(cpuRate),
           BenchmarkTable.format(cpuRate / workload.reSwift, decimals: 1) + "x",
         ])
@@ -90,6 +106,14 @@ private func threadCPUSeconds() -> Double {
 private enum ReducerStyle: String, CaseIterable {
   case reSwift = "ReSwift-style"
   case inPlace = "inout"
+
+  /// The name `--reducer` takes.
+  var key: String {
+    switch self {
+    case .reSwift: "reswift"
+    case .inPlace: "inout"
+    }
+  }
 }
 
 /// One workload: a store set up with its subscribers, and a function dispatching n actions.
@@ -101,6 +125,8 @@ private struct StoreWorkload {
   var reSwift: Double
   /// The factor the in-place reducer must reach over ReSwift.
   var target: Double
+  /// Whether this is a reference loop without a store, measured once rather than per style.
+  var isReference = false
   /// Builds the store and returns a function that dispatches that many actions to it.
   var make: (ReducerStyle) -> (Int) -> Void
 
@@ -116,6 +142,7 @@ private struct StoreWorkload {
       items("(d0) 10k items, 0 subscribers", subscribers: 0, reSwift: 130_000, target: 20) {
         (_, _: CountingSubscriber<Item>, _) in
       },
+      bareCopy("(copy) 10k items, bare copy loop", reSwift: 130_000),
       items("(d') 10k items, 10 select items", subscribers: 10, reSwift: 1_800, target: 10) {
         store, subscriber, _ in
         store.subscribe(subscriber) { $0.select(\.items) }
@@ -171,6 +198,34 @@ private struct StoreWorkload {
       }
     }
   }
+}
+
+extension StoreWorkload {
+  /// The copy of the state that a ReSwift-style reducer makes for each action of (d) and (d0),
+  /// in a plain loop without a store: the floor those workloads have with such a reducer.
+  /// Compared with ReSwift's (d0) figure.
+  static func bareCopy(_ name: String, reSwift: Double) -> StoreWorkload {
+    StoreWorkload(name: name, reSwift: reSwift, target: 1, isReference: true) { _ in
+      let holder = StateHolder()
+      var next = 0
+      return { count in
+        for _ in 0..<count {
+          // As a returning reducer: copy the state it is lent (the items are now shared), change
+          // one item (so the 10,000 items are copied), and the copy replaces the old state (whose
+          // items are freed). The old state stays in the holder until then, as in a store.
+          var state = holder.state
+          state.items[next].value += 1
+          holder.state = state
+          next = next == ItemsState.count - 1 ? 0 : next + 1
+        }
+      }
+    }
+  }
+}
+
+/// Holds the state of the bare copy loop, as a store holds its state.
+private final class StateHolder {
+  var state = ItemsState()
 }
 
 private struct CounterState: Equatable {
