@@ -21,6 +21,8 @@ public final class Receipt: Sendable {
 
   /// The sequence at which the action took effect, once the replica shows it.
   public func applied() async throws(FollowerError) -> UInt64 {
+    // Settled already (as receipts of a burst of deltas often are): no suspension.
+    if let outcome { return try outcome.get() }
     let result = await withCheckedContinuation { continuation in
       let done: Result<UInt64, FollowerError>? = status.withLock { status in
         if case .done(let result) = status.0 { return result }
