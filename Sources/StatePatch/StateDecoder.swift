@@ -32,4 +32,26 @@ public struct StateDecoder: Sendable {
       throw StateDecodingError(.decodeFailed(error), at: .root)
     }
   }
+
+  /// The value of `type` that `document` holds, read as Foundation's `JSONDecoder` (default
+  /// strategies) reads it; `nil` when `type` holds a `URL` or a `Decimal`, which `JSONDecoder`
+  /// reads from a string and a number but whose own `Codable` conformances, which this decoder
+  /// follows, read objects.
+  ///
+  /// For payloads written by other programs with Foundation's coders, such as the actions a
+  /// leader receives: the caller decodes with `JSONDecoder` when this returns `nil`.
+  package mutating func decodeInJSONCoderForm<T: Decodable>(
+    _ type: T.Type, from document: JSONValue
+  ) throws(StateDecodingError) -> T? {
+    let session = DecodingSession(refusesJSONCoderForms: true)
+    defer { counters.nodesDecoded += session.nodesDecoded }
+    do {
+      let value = try session.decode(type, from: document, at: [])
+      return session.metJSONCoderForm ? nil : value
+    } catch {
+      if session.metJSONCoderForm { return nil }
+      if let error = error as? StateDecodingError { throw error }
+      throw StateDecodingError(.decodeFailed(error), at: .root)
+    }
+  }
 }

@@ -37,4 +37,26 @@ public struct StateEncoder: Sendable {
       throw StateEncodingError(.encodeFailed(error), at: JSONPointer(tokens: []))
     }
   }
+
+  /// The canonical JSON of `value` when it means the same as what Foundation's `JSONEncoder`
+  /// (default strategies) writes for it; `nil` when `value` holds a `URL` or a `Decimal`, which
+  /// `JSONEncoder` writes as a string and a number but whose own `Codable` conformances, which
+  /// this encoder follows, write objects.
+  ///
+  /// For payloads that other programs decode with Foundation's coders, such as the actions a
+  /// follower forwards: the caller encodes with `JSONEncoder` when this returns `nil`.
+  package mutating func encodeInJSONCoderForm<T: Encodable>(
+    _ value: T
+  ) throws(StateEncodingError) -> JSONValue? {
+    let session = EncodingSession(deep: true, refusesJSONCoderForms: true)
+    defer { counters.nodesEncoded += session.nodesEncoded }
+    do {
+      let json = try session.encode(value, at: [])
+      return session.metJSONCoderForm ? nil : json
+    } catch {
+      if session.metJSONCoderForm { return nil }
+      if let error = error as? StateEncodingError { throw error }
+      throw StateEncodingError(.encodeFailed(error), at: JSONPointer(tokens: []))
+    }
+  }
 }

@@ -9,6 +9,14 @@
 final class DecodingSession {
   var nodesDecoded = 0
   var subtreesReused = 0
+  /// Whether a `URL` or `Decimal` stops the run (see ``JSONCoderForms``).
+  let refusesJSONCoderForms: Bool
+  /// Whether the run met a `URL` or `Decimal` it refuses.
+  var metJSONCoderForm = false
+
+  init(refusesJSONCoderForms: Bool = false) {
+    self.refusesJSONCoderForms = refusesJSONCoderForms
+  }
 
   /// The scalar `T` of `value`; `T` must be one of the types ``scalar(_:from:at:)`` knows.
   func decodeScalar<T>(
@@ -26,6 +34,12 @@ final class DecodingSession {
   {
     nodesDecoded += 1
     if let scalar = try Self.scalar(type, from: value, at: codingPath) { return scalar }
+    if refusesJSONCoderForms, JSONCoderForms.differ(for: T.self) {
+      metJSONCoderForm = true
+      throw StateDecodingError(
+        .decodeFailed(JSONCoderForms.Refused(type: T.self)), at: JSONPointer(codingPath: codingPath)
+      )
+    }
     do {
       return try T(from: ValueDecoder(value: value, session: self, codingPath: codingPath))
     } catch let error as StateDecodingError {

@@ -5,9 +5,14 @@ final class EncodingSession {
   let deep: Bool
   /// JSON nodes built so far.
   var nodesEncoded = 0
+  /// Whether a `URL` or `Decimal` stops the run (see ``JSONCoderForms``).
+  let refusesJSONCoderForms: Bool
+  /// Whether the run met a `URL` or `Decimal` it refuses.
+  var metJSONCoderForm = false
 
-  init(deep: Bool) {
+  init(deep: Bool, refusesJSONCoderForms: Bool = false) {
     self.deep = deep
+    self.refusesJSONCoderForms = refusesJSONCoderForms
   }
 
   /// The entry recording `value` (at `codingPath`, built only when needed): JSON for scalars
@@ -40,6 +45,12 @@ final class EncodingSession {
     } catch {
       throw StateEncodingError(
         .nonFiniteNumber(error.value), at: JSONPointer(codingPath: codingPath))
+    }
+    if refusesJSONCoderForms, JSONCoderForms.differ(for: T.self) {
+      metJSONCoderForm = true
+      throw StateEncodingError(
+        .encodeFailed(JSONCoderForms.Refused(type: T.self)), at: JSONPointer(codingPath: codingPath)
+      )
     }
     if let unordered = value as? any CanonicalUnordered,
       let json = try unordered.canonicalJSON(in: self, at: codingPath)

@@ -169,7 +169,8 @@ extension LeaderEngine {
   private func apply(_ forwarded: ForwardedAction, origin: Origin) -> Result<UInt64, Rejection> {
     let action: any Action
     do throws(ActionRegistryError) {
-      action = try registry.decode(tag: forwarded.tag, payload: forwarded.payload)
+      action = try ActionPayload.decode(
+        tag: forwarded.tag, payload: forwarded.payload, registry: registry)
     } catch {
       return .failure(Rejection(error))
     }
