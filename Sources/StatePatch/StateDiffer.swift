@@ -32,7 +32,7 @@ public struct StateDiffer: Sendable {
   {
     let context = DiffContext()
     defer {
-      counters.nodesEncoded += context.session.nodesEncoded
+      counters.nodesEncoded += context.session.nodesEncoded + context.shallow.nodesEncoded
       counters.nodesCompared += context.nodesCompared
     }
     do {

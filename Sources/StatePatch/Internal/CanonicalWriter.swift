@@ -99,7 +99,8 @@ struct CanonicalWriter {
     bytes.append(UInt8(ascii: "\""))
   }
 
-  private mutating func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+  /// Appends UTF-8 bytes with the string escapes, without quotes.
+  mutating func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
     var runStart = 0
     for index in utf8.indices {
       let byte = utf8[index]
