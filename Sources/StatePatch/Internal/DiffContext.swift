@@ -16,6 +16,11 @@ final class DiffContext {
   @exclusivity(unchecked) var operations: [PatchOperation] = []
   /// The reference tokens of the value being compared.
   @exclusivity(unchecked) var path: [String] = []
+  /// What the previous diff recorded of its new value: reused as the record of this diff's
+  /// old value when the two have the same bits.
+  var previousRecord: RecordedValue?
+  /// What this diff recorded of its new value at the root, for the next diff.
+  var lastRecord: RecordedValue?
 
   var codingPath: [any CodingKey] { path.map { PathKey(stringValue: $0) } }
   private var pointer: JSONPointer { JSONPointer(tokens: path) }
@@ -74,20 +79,24 @@ final class DiffContext {
   }
 
   private func diffSameType<T: Encodable>(old: T, new: T, compare: Bool) throws {
-    if let fast = new as? any FastDiffable {
-      try fast.diff(from: old, in: self)
+    let traits = TypeTraits.of(T.self)
+    if let fast = traits.fastDiffable {
+      try fast.diff(old: old, new: new, in: self)
       return
     }
     nodesCompared += 1
     if identical(old, new) { return }
-    if compare, let equatable = new as? any Equatable, openedEqual(equatable, old) { return }
-    if let unordered = new as? any CanonicalUnordered, unordered.isUnordered {
+    if compare, let equatable = traits.equatable, equalValues(equatable, old, new) { return }
+    if traits.unordered != nil {
       try replace(withEncoding: new)
       return
     }
     let codingPath = self.codingPath
-    let oldBox = try shallow.record(old, at: codingPath, deep: false)
+    let atRoot = path.isEmpty
+    let reused = atRoot ? previousRecord?.box(ifSameBitsAs: old) : nil
+    let oldBox = try reused ?? shallow.record(old, at: codingPath, deep: false)
     let newBox = try shallow.record(new, at: codingPath, deep: false)
+    if atRoot { lastRecord = RecordedValue(new, box: newBox) }
     try diff(oldBox, newBox)
   }
 
@@ -195,10 +204,4 @@ extension DiffContext {
     }
     return true
   }
-}
-
-/// Whether `a == b`, for a `b` of `a`'s dynamic type (false for any other type).
-func openedEqual<T: Equatable>(_ a: T, _ b: Any) -> Bool {
-  guard let b = b as? T else { return false }
-  return a == b
 }

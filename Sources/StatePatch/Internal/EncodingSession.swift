@@ -56,10 +56,8 @@ final class EncodingSession {
         .encodeFailed(JSONCoderForms.Refused(type: T.self)), at: JSONPointer(codingPath: codingPath)
       )
     }
-    if let unordered = value as? any CanonicalUnordered,
-      let json = try unordered.canonicalJSON(in: self, at: codingPath)
-    {
-      return json
+    if let unordered = TypeTraits.of(T.self).unordered {
+      return try unordered.canonicalJSON(of: value, in: self, at: codingPath)
     }
     let box = try record(value, at: codingPath, deep: true)
     return try json(of: box, at: codingPath)

@@ -97,6 +97,28 @@ final class RecordBox {
   }
 }
 
+/// A value recorded one level deep, kept with its record so that a later diff whose old value
+/// has the same bits can reuse the record instead of recording that value again.
+///
+/// Immutable once made (the differ only reads records), so sharing it between copies of a
+/// ``StateDiffer`` on several threads is safe.
+final class RecordedValue: @unchecked Sendable {
+  private let value: Any
+  private let box: RecordBox
+
+  init<T>(_ value: T, box: RecordBox) {
+    self.value = value
+    self.box = box
+  }
+
+  /// The record, if `other` is of the recorded value's type and has the same bits (which the
+  /// differ takes to mean the same encoding, as when it skips identical subtrees).
+  func box<T>(ifSameBitsAs other: T) -> RecordBox? {
+    guard let value = value as? T, identical(value, other) else { return nil }
+    return box
+  }
+}
+
 /// A coding key for recorded paths: array positions and member names alike.
 ///
 /// Three words, so that it fits an existential's inline buffer: a coding path of these costs

@@ -24,8 +24,8 @@ enum ActionPayload {
   static func encode(
     _ action: any Action, registry: ActionRegistry
   ) throws(ActionRegistryError) -> (tag: String, payload: Frame) {
-    guard let tag = registry.tag(of: action), let encodable = action as? any Encodable,
-      let payload = canonicalBytes(of: encodable)
+    guard let tag = registry.tag(of: action), let type = registry.actionType(forTag: tag),
+      let payload = canonicalBytes(of: action, as: type)
     else {
       return try registry.encode(action)
     }
@@ -46,10 +46,13 @@ enum ActionPayload {
     return try registry.decode(tag: tag, payload: payload)
   }
 
-  /// The canonical bytes of `value`, or nil when the registry must encode it.
-  private static func canonicalBytes<T: Encodable>(of value: T) -> Frame? {
+  /// The canonical bytes of `action`, an `A`, or nil when the registry must encode it.
+  private static func canonicalBytes<A: Action & Encodable>(
+    of action: any Action, as _: A.Type
+  ) -> Frame? {
+    guard let action = action as? A else { return nil }
     var encoder = StateEncoder()
-    guard let json = try? encoder.encodeInJSONCoderForm(value) else { return nil }
+    guard let json = try? encoder.encodeInJSONCoderForm(action) else { return nil }
     return json.canonicalBytes()
   }
 
