@@ -15,12 +15,17 @@ final class DiffContext {
   /// The operations so far, in the order they must be applied.
   @exclusivity(unchecked) var operations: [PatchOperation] = []
   /// The reference tokens of the value being compared.
-  @exclusivity(unchecked) var path: [String] = []
+  @exclusivity(unchecked) var path: [String]
   /// What the previous diff recorded of its new value: reused as the record of this diff's
   /// old value when the two have the same bits.
   var previousRecord: RecordedValue?
   /// What this diff recorded of its new value at the root, for the next diff.
   var lastRecord: RecordedValue?
+
+  init() {
+    path = []
+    path.reserveCapacity(8)
+  }
 
   var codingPath: [any CodingKey] { path.map { PathKey(stringValue: $0) } }
   private var pointer: JSONPointer { JSONPointer(tokens: path) }
@@ -107,6 +112,11 @@ final class DiffContext {
       nodesCompared += 1
       if a != b { replace(with: b) }
     case (.value(let a), .value(let b)):
+      if identical(a, b) {
+        // The same type and the same bits (or the same box): a member that did not change.
+        nodesCompared += 1
+        return
+      }
       try diffOpened(old: a, new: b)
     case (.container(let a), .container(let b)):
       try diff(a, b)

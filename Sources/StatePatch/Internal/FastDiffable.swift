@@ -13,19 +13,19 @@ protocol FastDiffable {
 
 extension Array: FastDiffable where Element: Encodable & Equatable {
   static func diff<T>(old: T, new: T, in context: DiffContext) throws {
-    try context.diffArray(old as! [Element], new as! [Element])
+    try context.diffArray(old as! Self, new as! Self)
   }
 }
 
 extension Dictionary: FastDiffable where Key == String, Value: Encodable & Equatable {
   static func diff<T>(old: T, new: T, in context: DiffContext) throws {
-    try context.diffDictionary(old as! [String: Value], new as! [String: Value])
+    try context.diffDictionary(old as! Self, new as! Self)
   }
 }
 
 extension Optional: FastDiffable where Wrapped: Encodable {
   static func diff<T>(old: T, new: T, in context: DiffContext) throws {
-    switch (old as! Wrapped?, new as! Wrapped?) {
+    switch (old as! Self, new as! Self) {
     case (nil, nil):
       context.nodesCompared += 1
     case (let a?, let b?):
