@@ -34,13 +34,14 @@ public struct StateDecoder: Sendable {
   }
 
   /// The value of `type` that `document` holds, read as Foundation's `JSONDecoder` (default
-  /// strategies) reads it; `nil` when `type` holds a `URL` or a `Decimal`, which `JSONDecoder`
-  /// reads from a string and a number but whose own `Codable` conformances, which this decoder
-  /// follows, read objects.
+  /// strategies) reads it; `nil` when decoding meets a `URL` or a `Decimal`.
   ///
-  /// For payloads written by other programs with Foundation's coders, such as the actions a
-  /// leader receives: the caller decodes with `JSONDecoder` when this returns `nil`.
-  package mutating func decodeInJSONCoderForm<T: Decodable>(
+  /// `JSONDecoder` reads a `URL` from a string and a `Decimal` from a number, while their own
+  /// `Codable` conformances, which this decoder follows, read objects. Use it for JSON written
+  /// for `JSONDecoder`, and decode with `JSONDecoder` when it returns `nil`.
+  ///
+  /// - Throws: ``StateDecodingError`` as ``decode(_:from:)`` does.
+  public mutating func decodeMatchingJSONDecoder<T: Decodable>(
     _ type: T.Type, from document: JSONValue
   ) throws(StateDecodingError) -> T? {
     let session = DecodingSession(refusesJSONCoderForms: true)

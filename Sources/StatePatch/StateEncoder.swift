@@ -38,14 +38,23 @@ public struct StateEncoder: Sendable {
     }
   }
 
-  /// The canonical JSON of `value` when it means the same as what Foundation's `JSONEncoder`
-  /// (default strategies) writes for it; `nil` when `value` holds a `URL` or a `Decimal`, which
-  /// `JSONEncoder` writes as a string and a number but whose own `Codable` conformances, which
-  /// this encoder follows, write objects.
+  /// The canonical JSON of `value` when it means what Foundation's `JSONEncoder` (default
+  /// strategies) writes for it; `nil` when `value` holds a `URL` or a `Decimal`.
   ///
-  /// For payloads that other programs decode with Foundation's coders, such as the actions a
-  /// follower forwards: the caller encodes with `JSONEncoder` when this returns `nil`.
-  package mutating func encodeInJSONCoderForm<T: Encodable>(
+  /// `JSONEncoder` writes a `URL` as a string and a `Decimal` as a number, while their own
+  /// `Codable` conformances, which this encoder follows, write objects. Everything else means
+  /// the same under both (a `Date` is a double, `Data` a base64 string, members sorted here).
+  /// Use it for JSON that programs read with `JSONDecoder`, and encode with `JSONEncoder` when
+  /// it returns `nil`:
+  ///
+  /// ```swift
+  /// var encoder = StateEncoder()
+  /// let bytes = try encoder.encodeMatchingJSONEncoder(action)?.canonicalBytes()
+  ///   ?? Array(JSONEncoder().encode(action))
+  /// ```
+  ///
+  /// - Throws: ``StateEncodingError`` as ``encode(_:)`` does.
+  public mutating func encodeMatchingJSONEncoder<T: Encodable>(
     _ value: T
   ) throws(StateEncodingError) -> JSONValue? {
     let session = EncodingSession(deep: true, refusesJSONCoderForms: true)

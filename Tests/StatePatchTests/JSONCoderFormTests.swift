@@ -26,7 +26,7 @@ struct JSONCoderFormTests {
   @Test("a value without URL or Decimal encodes to its canonical JSON")
   func plainValueEncodes() throws {
     var encoder = StateEncoder()
-    let json = try encoder.encodeInJSONCoderForm(plain)
+    let json = try encoder.encodeMatchingJSONEncoder(plain)
     var reference = StateEncoder()
     #expect(json == (try reference.encode(plain)))
   }
@@ -34,9 +34,10 @@ struct JSONCoderFormTests {
   @Test("a URL or a Decimal anywhere in the value leaves the encoding to JSONEncoder")
   func foundationFormsAreRefusedWhenEncoding() throws {
     var encoder = StateEncoder()
-    #expect(try encoder.encodeInJSONCoderForm(WithURL(links: [URL(string: "https://a.b")!])) == nil)
-    #expect(try encoder.encodeInJSONCoderForm(WithDecimal(price: 1)) == nil)
-    #expect(try encoder.encodeInJSONCoderForm(WithDecimal(price: nil)) != nil)
+    #expect(
+      try encoder.encodeMatchingJSONEncoder(WithURL(links: [URL(string: "https://a.b")!])) == nil)
+    #expect(try encoder.encodeMatchingJSONEncoder(WithDecimal(price: 1)) == nil)
+    #expect(try encoder.encodeMatchingJSONEncoder(WithDecimal(price: nil)) != nil)
   }
 
   @Test("a value without URL or Decimal decodes from its canonical JSON")
@@ -44,24 +45,24 @@ struct JSONCoderFormTests {
     var encoder = StateEncoder()
     let json = try encoder.encode(plain)
     var decoder = StateDecoder()
-    #expect(try decoder.decodeInJSONCoderForm(Plain.self, from: json) == plain)
+    #expect(try decoder.decodeMatchingJSONDecoder(Plain.self, from: json) == plain)
   }
 
   @Test("a URL or a Decimal met while decoding leaves the decoding to JSONDecoder")
   func foundationFormsAreRefusedWhenDecoding() throws {
     var decoder = StateDecoder()
     #expect(
-      try decoder.decodeInJSONCoderForm(WithURL.self, from: ["links": ["https://a.b"]]) == nil)
-    #expect(try decoder.decodeInJSONCoderForm(WithDecimal.self, from: ["price": 1]) == nil)
+      try decoder.decodeMatchingJSONDecoder(WithURL.self, from: ["links": ["https://a.b"]]) == nil)
+    #expect(try decoder.decodeMatchingJSONDecoder(WithDecimal.self, from: ["price": 1]) == nil)
     #expect(
-      try decoder.decodeInJSONCoderForm(WithDecimal.self, from: [:]) == WithDecimal(price: nil))
+      try decoder.decodeMatchingJSONDecoder(WithDecimal.self, from: [:]) == WithDecimal(price: nil))
   }
 
   @Test("other failures still throw, naming the path")
   func otherFailuresThrow() {
     var decoder = StateDecoder()
     let error = #expect(throws: StateDecodingError.self) {
-      try decoder.decodeInJSONCoderForm(Plain.self, from: ["name": 1])
+      try decoder.decodeMatchingJSONDecoder(Plain.self, from: ["name": 1])
     }
     #expect(error?.path.description == "/name")
   }

@@ -101,7 +101,11 @@ final class EncodingSession {
       var elements: [JSONValue] = []
       elements.reserveCapacity(box.entries.count)
       for (index, entry) in box.entries.enumerated() {
-        elements.append(try json(of: entry, at: codingPath + [PathKey(intValue: index)]))
+        if case .json(let value) = entry {
+          elements.append(value)
+        } else {
+          elements.append(try json(of: entry, at: codingPath + [PathKey(intValue: index)]))
+        }
       }
       return .array(elements)
     case .keyed:
@@ -109,8 +113,12 @@ final class EncodingSession {
       var members: [(key: String, value: JSONValue)] = []
       members.reserveCapacity(box.keys.count)
       for member in box.sortedMembers() {
-        let value = try json(of: member.entry, at: codingPath + [PathKey(stringValue: member.key)])
-        members.append((member.key, value))
+        if case .json(let value) = member.entry {
+          members.append((member.key, value))
+        } else {
+          let path = codingPath + [PathKey(stringValue: member.key)]
+          members.append((member.key, try json(of: member.entry, at: path)))
+        }
       }
       return .object(JSONObject(sortedMembers: members))
     case .empty:

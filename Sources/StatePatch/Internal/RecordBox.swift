@@ -79,6 +79,10 @@ final class RecordBox {
 
   /// The keyed members with duplicates resolved (last write wins), sorted in canonical order.
   func sortedMembers() -> [(key: String, entry: RecordedEntry)] {
+    if keys.indices.dropFirst().allSatisfy({ JSONObject.precedes(keys[$0 - 1], keys[$0]) }) {
+      // Already in canonical order, each key once (a type whose keys are declared sorted).
+      return Array(zip(keys, entries).lazy.map { (key: $0, entry: $1) })
+    }
     var order = Array(keys.indices)
     order.sort { a, b in
       if keys[a] == keys[b] { return a < b }

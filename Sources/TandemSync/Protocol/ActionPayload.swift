@@ -52,7 +52,7 @@ enum ActionPayload {
   ) -> Frame? {
     guard let action = action as? A else { return nil }
     var encoder = StateEncoder()
-    guard let json = try? encoder.encodeInJSONCoderForm(action) else { return nil }
+    guard let json = try? encoder.encodeMatchingJSONEncoder(action) else { return nil }
     return json.canonicalBytes()
   }
 
@@ -60,6 +60,6 @@ enum ActionPayload {
   private static func decode<A: Action & Decodable>(_ type: A.Type, from document: JSONValue) -> A?
   {
     var decoder = StateDecoder()
-    return try? decoder.decodeInJSONCoderForm(type, from: document) ?? nil
+    return try? decoder.decodeMatchingJSONDecoder(type, from: document) ?? nil
   }
 }
