@@ -33,7 +33,9 @@ extension JSONPatch {
 
   /// The canonical bytes of the patch's RFC 6902 JSON (see ``JSONValue/canonicalBytes()``).
   public func canonicalBytes() -> [UInt8] {
-    json.canonicalBytes()
+    var writer = CanonicalWriter()
+    writer.write(self)
+    return writer.bytes
   }
 
   private static func operation(

@@ -17,6 +17,7 @@ extension JSONValue {
   /// the same bytes. The writer uses an explicit stack, not recursion.
   public func canonicalBytes() -> [UInt8] {
     var writer = CanonicalWriter()
+    writer.bytes.reserveCapacity(64)
     writer.write(self)
     return writer.bytes
   }

@@ -32,4 +32,27 @@ public struct StateDecoder: Sendable {
       throw StateDecodingError(.decodeFailed(error), at: .root)
     }
   }
+
+  /// The value of `type` that `document` holds, read as Foundation's `JSONDecoder` (default
+  /// strategies) reads it; `nil` when decoding meets a `URL` or a `Decimal`.
+  ///
+  /// `JSONDecoder` reads a `URL` from a string and a `Decimal` from a number, while their own
+  /// `Codable` conformances, which this decoder follows, read objects. Use it for JSON written
+  /// for `JSONDecoder`, and decode with `JSONDecoder` when it returns `nil`.
+  ///
+  /// - Throws: ``StateDecodingError`` as ``decode(_:from:)`` does.
+  public mutating func decodeMatchingJSONDecoder<T: Decodable>(
+    _ type: T.Type, from document: JSONValue
+  ) throws(StateDecodingError) -> T? {
+    let session = DecodingSession(refusesJSONCoderForms: true)
+    defer { counters.nodesDecoded += session.nodesDecoded }
+    do {
+      let value = try session.decode(type, from: document, at: [])
+      return session.metJSONCoderForm ? nil : value
+    } catch {
+      if session.metJSONCoderForm { return nil }
+      if let error = error as? StateDecodingError { throw error }
+      throw StateDecodingError(.decodeFailed(error), at: .root)
+    }
+  }
 }

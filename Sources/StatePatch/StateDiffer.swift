@@ -6,6 +6,10 @@
 /// same path, the differ skips it without encoding it; see <doc:TypedDiffs> for the walk and
 /// the contract it relies on (`==` implies equal canonical encoding).
 ///
+/// Diff a chain of states (`a` to `b`, then `b` to `c`) with one differ: it keeps what it
+/// recorded of the last new state's members, and reuses it when the next old state has the
+/// same bits, so each state in the chain is recorded once.
+///
 /// ```swift
 /// struct Item: Codable, Equatable { var id: Int; var stars: Int }
 /// struct State: Codable, Equatable { var items: [Item] }
@@ -20,6 +24,8 @@
 public struct StateDiffer: Sendable {
   /// What the diffs so far have encoded and compared.
   public private(set) var counters = StatePatchCounters()
+  /// What the last diff recorded of its new state's members.
+  private var lastRecord: RecordedValue?
 
   /// A differ with zero counters.
   public init() {}
@@ -31,8 +37,10 @@ public struct StateDiffer: Sendable {
     throws(StateEncodingError) -> JSONPatch
   {
     let context = DiffContext()
+    context.previousRecord = lastRecord
     defer {
-      counters.nodesEncoded += context.session.nodesEncoded
+      if let recorded = context.lastRecord { lastRecord = recorded }
+      counters.nodesEncoded += context.session.nodesEncoded + context.shallow.nodesEncoded
       counters.nodesCompared += context.nodesCompared
     }
     do {

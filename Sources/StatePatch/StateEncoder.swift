@@ -37,4 +37,35 @@ public struct StateEncoder: Sendable {
       throw StateEncodingError(.encodeFailed(error), at: JSONPointer(tokens: []))
     }
   }
+
+  /// The canonical JSON of `value` when it means what Foundation's `JSONEncoder` (default
+  /// strategies) writes for it; `nil` when `value` holds a `URL` or a `Decimal`.
+  ///
+  /// `JSONEncoder` writes a `URL` as a string and a `Decimal` as a number, while their own
+  /// `Codable` conformances, which this encoder follows, write objects. Everything else means
+  /// the same under both (a `Date` is a double, `Data` a base64 string, members sorted here).
+  /// Use it for JSON that programs read with `JSONDecoder`, and encode with `JSONEncoder` when
+  /// it returns `nil`:
+  ///
+  /// ```swift
+  /// var encoder = StateEncoder()
+  /// let bytes = try encoder.encodeMatchingJSONEncoder(action)?.canonicalBytes()
+  ///   ?? Array(JSONEncoder().encode(action))
+  /// ```
+  ///
+  /// - Throws: ``StateEncodingError`` as ``encode(_:)`` does.
+  public mutating func encodeMatchingJSONEncoder<T: Encodable>(
+    _ value: T
+  ) throws(StateEncodingError) -> JSONValue? {
+    let session = EncodingSession(deep: true, refusesJSONCoderForms: true)
+    defer { counters.nodesEncoded += session.nodesEncoded }
+    do {
+      let json = try session.encode(value, at: [])
+      return session.metJSONCoderForm ? nil : json
+    } catch {
+      if session.metJSONCoderForm { return nil }
+      if let error = error as? StateEncodingError { throw error }
+      throw StateEncodingError(.encodeFailed(error), at: JSONPointer(tokens: []))
+    }
+  }
 }

@@ -93,6 +93,13 @@ public struct ActionRegistry: Sendable {
     tagByType[ObjectIdentifier(type(of: action))]
   }
 
+  /// The type registered under `tag`, or `nil`: for coders outside this module that decode or
+  /// encode payloads their own way (the replication layer's canonical JSON), falling back to
+  /// ``decode(tag:payload:)`` and ``encode(_:)`` for the errors.
+  package func actionType(forTag tag: String) -> (any (Action & Codable).Type)? {
+    byTag[tag]?.type
+  }
+
   /// Encodes `action` as its tag and a JSON payload (UTF-8, keys sorted).
   ///
   /// - Throws: ``ActionRegistryError/unregisteredType(_:)`` when the action's type is not

@@ -127,3 +127,24 @@ private func patch(_ text: String) throws -> JSONPatch {
       .add(path: "/a", value: .null)
     ])
 }
+
+@Test(arguments: 0..<200 as Range<UInt64>)
+func canonicalBytesAreTheCanonicalJSONOfThePatch(seed: UInt64) {
+  var generator = SeededGenerator(seed: seed)
+  func pointer() -> JSONPointer {
+    JSONPointer(
+      tokens: (0..<Int(generator.next() % 4)).map { _ in RandomDocuments.string(&generator) })
+  }
+  let operations: [PatchOperation] = (0..<Int(generator.next() % 5)).map { _ in
+    switch generator.next() % 6 {
+    case 0: .add(path: pointer(), value: RandomDocuments.value(&generator, depth: 2))
+    case 1: .remove(path: pointer())
+    case 2: .replace(path: pointer(), value: RandomDocuments.value(&generator, depth: 2))
+    case 3: .move(from: pointer(), path: pointer())
+    case 4: .copy(from: pointer(), path: pointer())
+    default: .test(path: pointer(), value: RandomDocuments.value(&generator, depth: 2))
+    }
+  }
+  let patch = JSONPatch(operations)
+  #expect(patch.canonicalBytes() == patch.json.canonicalBytes(), "seed \(seed)")
+}

@@ -186,3 +186,41 @@ extension Point: Hashable {}
   var encoder = StateEncoder()
   #expect(replica.document.canonicalBytes() == (try encoder.encode(new)).canonicalBytes())
 }
+
+private struct Tally: Codable, Equatable {
+  var count: Int
+  var label: String
+  var done: Bool
+  var points: [Point]
+}
+
+@Test func aChainDiffedWithOneDifferRecordsEachStateOnce() throws {
+  let states = (0..<4).map {
+    Tally(count: $0, label: "l\($0 % 2)", done: false, points: base.points)
+  }
+  var chain = StateDiffer()
+  for step in 1..<states.count {
+    var fresh = StateDiffer()
+    let expected = try fresh.patch(from: states[step - 1], to: states[step])
+    let before = chain.counters.nodesEncoded
+    #expect(try chain.patch(from: states[step - 1], to: states[step]) == expected)
+    // From the second diff on, the old state's three scalars come from the last diff's record.
+    let reused = step == 1 ? 0 : 3
+    #expect(chain.counters.nodesEncoded - before == fresh.counters.nodesEncoded - reused)
+  }
+}
+
+@Test func aDifferDoesNotReuseTheRecordOfAnotherValue() throws {
+  var differ = StateDiffer()
+  var new = base
+  new.points[0].x = 9
+  _ = try differ.patch(from: base, to: new)
+  var other = base
+  other.points[5].y = 1
+  var moved = other
+  moved.origin = Point(x: 2, y: 2)
+  #expect(
+    try differ.patch(from: other, to: moved).operations == [
+      .add(path: "/origin", value: ["x": 2, "y": 2])
+    ])
+}

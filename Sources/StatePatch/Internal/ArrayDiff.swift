@@ -5,7 +5,8 @@
 #endif
 
 /// Compares elements of two arrays: by their bits first (copies of one array share every
-/// unchanged element's bits), then with `==`; runs of equal elements are scanned in blocks.
+/// unchanged element's bits), then with `==`; runs of equal elements are scanned in blocks, and
+/// a block whose bits differ is halved until the first (or last) difference is found.
 struct ElementScan<Element: Equatable> {
   let old: UnsafeBufferPointer<Element>
   let new: UnsafeBufferPointer<Element>
@@ -35,15 +36,13 @@ struct ElementScan<Element: Equatable> {
     var run = 0
     while run < limit {
       let chunk = min(Self.block, limit - run)
-      if sameBits(i + run, j + run, count: chunk) {
-        run += chunk
-        compared += chunk
-        continue
-      }
-      var k = 0
-      while k < chunk, equal(i + run + k, j + run + k) { k += 1 }
-      run += k
-      if k < chunk { return run }
+      let same = sameBitsForward(i + run, j + run, count: chunk)
+      run += same
+      compared += same
+      if same == chunk { continue }
+      compared += 1
+      guard old[i + run] == new[j + run] else { return run }
+      run += 1
     }
     return run
   }
@@ -54,17 +53,50 @@ struct ElementScan<Element: Equatable> {
     var run = 0
     while run < limit {
       let chunk = min(Self.block, limit - run)
-      if sameBits(oldEnd - run - chunk, newEnd - run - chunk, count: chunk) {
-        run += chunk
-        compared += chunk
-        continue
-      }
-      var k = 0
-      while k < chunk, equal(oldEnd - run - k - 1, newEnd - run - k - 1) { k += 1 }
-      run += k
-      if k < chunk { return run }
+      let same = sameBitsBackward(oldEnd - run, newEnd - run, count: chunk)
+      run += same
+      compared += same
+      if same == chunk { continue }
+      compared += 1
+      guard old[oldEnd - run - 1] == new[newEnd - run - 1] else { return run }
+      run += 1
     }
     return run
+  }
+
+  /// How many of the `count` elements from `old[i]` and `new[j]` on have the same bits before
+  /// the first that does not: one comparison of the whole run, then halving the part that
+  /// holds a difference.
+  private func sameBitsForward(_ i: Int, _ j: Int, count: Int) -> Int {
+    if sameBits(i, j, count: count) { return count }
+    var (same, width) = (0, count)  // The first difference lies in same..<(same + width).
+    while width > 1 {
+      let half = width / 2
+      if sameBits(i + same, j + same, count: half) {
+        same += half
+        width -= half
+      } else {
+        width = half
+      }
+    }
+    return same
+  }
+
+  /// How many of the `count` elements before `old[oldEnd]` and `new[newEnd]` have the same
+  /// bits, counting back from the end to the first that does not.
+  private func sameBitsBackward(_ oldEnd: Int, _ newEnd: Int, count: Int) -> Int {
+    if sameBits(oldEnd - count, newEnd - count, count: count) { return count }
+    var (same, width) = (0, count)  // The last difference is `same..<(same + width)` from the end.
+    while width > 1 {
+      let half = width / 2
+      if sameBits(oldEnd - same - half, newEnd - same - half, count: half) {
+        same += half
+        width -= half
+      } else {
+        width = half
+      }
+    }
+    return same
   }
 }
 

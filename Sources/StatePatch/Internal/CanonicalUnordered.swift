@@ -2,8 +2,8 @@
 /// and a `Dictionary` whose keys are neither `String`, `Int` nor `CodingKeyRepresentable` (those
 /// write a keyed container, which becomes an object and is sorted like every object).
 protocol CanonicalUnordered {
-  /// Whether this collection's own encoding is in hash order (so the encoder sorts it).
-  var isUnordered: Bool { get }
+  /// Whether this collection type's own encoding is in hash order (so the encoder sorts it).
+  static var isUnordered: Bool { get }
 
   /// The canonical JSON of the collection, or nil when its own encoding is already canonical.
   func canonicalJSON(
@@ -12,8 +12,20 @@ protocol CanonicalUnordered {
     -> JSONValue?
 }
 
+extension CanonicalUnordered {
+  /// The canonical JSON of `value`, a value of this type whose type ``isUnordered``.
+  static func canonicalJSON<T>(
+    of value: T, in session: EncodingSession, at codingPath: [any CodingKey]
+  ) throws -> JSONValue {
+    guard let json = try (value as! Self).canonicalJSON(in: session, at: codingPath) else {
+      preconditionFailure("StatePatch: \(Self.self) has no canonical JSON of its own")
+    }
+    return json
+  }
+}
+
 extension Set: CanonicalUnordered where Element: Encodable {
-  var isUnordered: Bool { true }
+  static var isUnordered: Bool { true }
 
   /// An array of the elements sorted in ``CanonicalOrder``, which `Set.init(from:)` reads back.
   func canonicalJSON(
@@ -38,7 +50,7 @@ extension Dictionary: CanonicalUnordered where Key: Encodable, Value: Encodable 
     Key.self == String.self || Key.self == Int.self || Key.self is any CodingKeyRepresentable.Type
   }
 
-  var isUnordered: Bool { !Self.encodesKeyed }
+  static var isUnordered: Bool { !encodesKeyed }
 
   /// For other key types, the flat `[key, value, key, value, ...]` array that
   /// `Dictionary.init(from:)` reads, with pairs sorted by the canonical order of their keys.

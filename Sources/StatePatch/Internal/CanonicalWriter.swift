@@ -77,14 +77,26 @@ struct CanonicalWriter {
 
   /// Decimal digits, no leading zeros, `-` before negatives.
   mutating func writeInteger(_ magnitude: UInt64, negative: Bool) {
-    if negative { bytes.append(UInt8(ascii: "-")) }
-    let start = bytes.count
-    var rest = magnitude
-    repeat {
-      bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
-      rest /= 10
-    } while rest > 0
-    bytes[start...].reverse()
+    if magnitude < 10 && !negative {
+      bytes.append(UInt8(ascii: "0") + UInt8(magnitude))
+      return
+    }
+    // At most 20 digits and a sign, written backward into a fixed buffer, appended at once.
+    var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    withUnsafeMutableBytes(of: &scratch) { buffer in
+      var index = buffer.count
+      var rest = magnitude
+      repeat {
+        index -= 1
+        buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+        rest /= 10
+      } while rest > 0
+      if negative {
+        index -= 1
+        buffer[index] = UInt8(ascii: "-")
+      }
+      bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[index...]))
+    }
   }
 
   /// A string in quotes: `"` and `\` escaped with a backslash, the control characters
@@ -99,7 +111,8 @@ struct CanonicalWriter {
     bytes.append(UInt8(ascii: "\""))
   }
 
-  private mutating func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+  /// Appends UTF-8 bytes with the string escapes, without quotes.
+  mutating func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
     var runStart = 0
     for index in utf8.indices {
       let byte = utf8[index]

@@ -6,9 +6,21 @@
 
 /// One decoding run: turns JSON into typed values, counting the nodes it decodes and the old
 /// subtrees a patched decode reuses.
+///
+/// Its hot stored properties are `@exclusivity(unchecked)`: one thread uses an instance, each
+/// access is a short read or append that never overlaps another, and the runtime's dynamic
+/// exclusivity checks cost a tenth of a small diff.
 final class DecodingSession {
-  var nodesDecoded = 0
-  var subtreesReused = 0
+  @exclusivity(unchecked) var nodesDecoded = 0
+  @exclusivity(unchecked) var subtreesReused = 0
+  /// Whether a `URL` or `Decimal` stops the run (see ``JSONCoderForms``).
+  let refusesJSONCoderForms: Bool
+  /// Whether the run met a `URL` or `Decimal` it refuses.
+  var metJSONCoderForm = false
+
+  init(refusesJSONCoderForms: Bool = false) {
+    self.refusesJSONCoderForms = refusesJSONCoderForms
+  }
 
   /// The scalar `T` of `value`; `T` must be one of the types ``scalar(_:from:at:)`` knows.
   func decodeScalar<T>(
@@ -26,6 +38,12 @@ final class DecodingSession {
   {
     nodesDecoded += 1
     if let scalar = try Self.scalar(type, from: value, at: codingPath) { return scalar }
+    if refusesJSONCoderForms, JSONCoderForms.differ(for: T.self) {
+      metJSONCoderForm = true
+      throw StateDecodingError(
+        .decodeFailed(JSONCoderForms.Refused(type: T.self)), at: JSONPointer(codingPath: codingPath)
+      )
+    }
     do {
       return try T(from: ValueDecoder(value: value, session: self, codingPath: codingPath))
     } catch let error as StateDecodingError {

@@ -1,13 +1,22 @@
 /// The state of one encoding run: whether nested values are encoded at once (deep) or kept as
 /// typed values for the differ (shallow), and the count of JSON nodes built.
+///
+/// Its hot stored properties are `@exclusivity(unchecked)`: one thread uses an instance, each
+/// access is a short read or append that never overlaps another, and the runtime's dynamic
+/// exclusivity checks cost a tenth of a small diff.
 final class EncodingSession {
   /// Whether nested values become JSON as they are written (a full encode).
   let deep: Bool
   /// JSON nodes built so far.
-  var nodesEncoded = 0
+  @exclusivity(unchecked) var nodesEncoded = 0
+  /// Whether a `URL` or `Decimal` stops the run (see ``JSONCoderForms``).
+  let refusesJSONCoderForms: Bool
+  /// Whether the run met a `URL` or `Decimal` it refuses.
+  var metJSONCoderForm = false
 
-  init(deep: Bool) {
+  init(deep: Bool, refusesJSONCoderForms: Bool = false) {
     self.deep = deep
+    self.refusesJSONCoderForms = refusesJSONCoderForms
   }
 
   /// The entry recording `value` (at `codingPath`, built only when needed): JSON for scalars
@@ -41,10 +50,14 @@ final class EncodingSession {
       throw StateEncodingError(
         .nonFiniteNumber(error.value), at: JSONPointer(codingPath: codingPath))
     }
-    if let unordered = value as? any CanonicalUnordered,
-      let json = try unordered.canonicalJSON(in: self, at: codingPath)
-    {
-      return json
+    if refusesJSONCoderForms, JSONCoderForms.differ(for: T.self) {
+      metJSONCoderForm = true
+      throw StateEncodingError(
+        .encodeFailed(JSONCoderForms.Refused(type: T.self)), at: JSONPointer(codingPath: codingPath)
+      )
+    }
+    if let unordered = TypeTraits.of(T.self).unordered {
+      return try unordered.canonicalJSON(of: value, in: self, at: codingPath)
     }
     let box = try record(value, at: codingPath, deep: true)
     return try json(of: box, at: codingPath)
@@ -88,7 +101,11 @@ final class EncodingSession {
       var elements: [JSONValue] = []
       elements.reserveCapacity(box.entries.count)
       for (index, entry) in box.entries.enumerated() {
-        elements.append(try json(of: entry, at: codingPath + [PathKey(intValue: index)]))
+        if case .json(let value) = entry {
+          elements.append(value)
+        } else {
+          elements.append(try json(of: entry, at: codingPath + [PathKey(intValue: index)]))
+        }
       }
       return .array(elements)
     case .keyed:
@@ -96,8 +113,12 @@ final class EncodingSession {
       var members: [(key: String, value: JSONValue)] = []
       members.reserveCapacity(box.keys.count)
       for member in box.sortedMembers() {
-        let value = try json(of: member.entry, at: codingPath + [PathKey(stringValue: member.key)])
-        members.append((member.key, value))
+        if case .json(let value) = member.entry {
+          members.append((member.key, value))
+        } else {
+          let path = codingPath + [PathKey(stringValue: member.key)]
+          members.append((member.key, try json(of: member.entry, at: path)))
+        }
       }
       return .object(JSONObject(sortedMembers: members))
     case .empty:

@@ -7,32 +7,32 @@
 /// Types the differ compares with a specialised walk instead of recording their containers:
 /// arrays and `String`-keyed dictionaries of `Equatable` values, and optionals.
 protocol FastDiffable {
-  /// Records in `context` what changed from `old` (a value of the same type) to `self`.
-  func diff(from old: Any, in context: DiffContext) throws
+  /// Records in `context` what changed from `old` to `new`, two values of this type.
+  static func diff<T>(old: T, new: T, in context: DiffContext) throws
 }
 
 extension Array: FastDiffable where Element: Encodable & Equatable {
-  func diff(from old: Any, in context: DiffContext) throws {
-    try context.diffArray(old as! [Element], self)
+  static func diff<T>(old: T, new: T, in context: DiffContext) throws {
+    try context.diffArray(old as! Self, new as! Self)
   }
 }
 
 extension Dictionary: FastDiffable where Key == String, Value: Encodable & Equatable {
-  func diff(from old: Any, in context: DiffContext) throws {
-    try context.diffDictionary(old as! [String: Value], self)
+  static func diff<T>(old: T, new: T, in context: DiffContext) throws {
+    try context.diffDictionary(old as! Self, new as! Self)
   }
 }
 
 extension Optional: FastDiffable where Wrapped: Encodable {
-  func diff(from old: Any, in context: DiffContext) throws {
-    switch (old as! Wrapped?, self) {
+  static func diff<T>(old: T, new: T, in context: DiffContext) throws {
+    switch (old as! Self, new as! Self) {
     case (nil, nil):
       context.nodesCompared += 1
     case (let a?, let b?):
       try context.diff(old: a, new: b)
-    default:
+    case (_, let new):
       context.nodesCompared += 1
-      try context.replace(withEncoding: self)
+      try context.replace(withEncoding: new)
     }
   }
 }

@@ -13,6 +13,10 @@ enum RecordedEntry {
 ///
 /// Keyed members are kept in the order written; a key written twice keeps its last entry when
 /// the box becomes JSON.
+///
+/// Its hot stored properties are `@exclusivity(unchecked)`: one thread uses an instance, each
+/// access is a short read or append that never overlaps another, and the runtime's dynamic
+/// exclusivity checks cost a tenth of a small diff.
 final class RecordBox {
   /// The kind of container the value asked for.
   enum Shape {
@@ -22,11 +26,11 @@ final class RecordBox {
     case single
   }
 
-  private(set) var shape: Shape = .empty
+  @exclusivity(unchecked) private(set) var shape: Shape = .empty
   /// Member names of a keyed container, parallel to `entries`.
-  var keys: [String] = []
+  @exclusivity(unchecked) var keys: [String] = []
   /// Members of a keyed container, elements of an unkeyed one, or the one single value.
-  var entries: [RecordedEntry] = []
+  @exclusivity(unchecked) var entries: [RecordedEntry] = []
 
   /// Fixes the shape on first use; asking again for the same kind continues the container.
   func become(_ newShape: Shape) {
@@ -75,6 +79,10 @@ final class RecordBox {
 
   /// The keyed members with duplicates resolved (last write wins), sorted in canonical order.
   func sortedMembers() -> [(key: String, entry: RecordedEntry)] {
+    if keys.indices.dropFirst().allSatisfy({ JSONObject.precedes(keys[$0 - 1], keys[$0]) }) {
+      // Already in canonical order, each key once (a type whose keys are declared sorted).
+      return Array(zip(keys, entries).lazy.map { (key: $0, entry: $1) })
+    }
     var order = Array(keys.indices)
     order.sort { a, b in
       if keys[a] == keys[b] { return a < b }
@@ -93,19 +101,47 @@ final class RecordBox {
   }
 }
 
+/// A value recorded one level deep, kept with its record so that a later diff whose old value
+/// has the same bits can reuse the record instead of recording that value again.
+///
+/// Immutable once made (the differ only reads records), so sharing it between copies of a
+/// ``StateDiffer`` on several threads is safe.
+final class RecordedValue: @unchecked Sendable {
+  private let value: Any
+  private let box: RecordBox
+
+  init<T>(_ value: T, box: RecordBox) {
+    self.value = value
+    self.box = box
+  }
+
+  /// The record, if `other` is of the recorded value's type and has the same bits (which the
+  /// differ takes to mean the same encoding, as when it skips identical subtrees).
+  func box<T>(ifSameBitsAs other: T) -> RecordBox? {
+    guard let value = value as? T, identical(value, other) else { return nil }
+    return box
+  }
+}
+
 /// A coding key for recorded paths: array positions and member names alike.
+///
+/// Three words, so that it fits an existential's inline buffer: a coding path of these costs
+/// one allocation (the array), not one per key.
 struct PathKey: CodingKey {
-  var stringValue: String
-  var intValue: Int?
+  let stringValue: String
+  /// The array position, or `Int.min` for a member name.
+  private let index: Int
+
+  var intValue: Int? { index == .min ? nil : index }
 
   init(stringValue: String) {
     self.stringValue = stringValue
-    self.intValue = nil
+    self.index = .min
   }
 
   init(intValue: Int) {
     self.stringValue = String(intValue)
-    self.intValue = intValue
+    self.index = intValue
   }
 
   /// The key a super encoder is stored under, as Foundation's coders name it.

@@ -14,6 +14,8 @@ struct RegisteredActionType: Sendable {
   let typeName: String
   /// What the type's `Decodable` initializer asks for (see ``TypeShape``).
   let shape: String
+  /// The type itself, for coders outside this module.
+  let type: any (Action & Codable).Type
   /// Encodes an action of this type as JSON.
   let encode: @Sendable (any Action) throws -> [UInt8]
   /// Decodes an action of this type from JSON.
@@ -26,6 +28,7 @@ struct RegisteredActionType: Sendable {
     self.typeID = ObjectIdentifier(type)
     self.typeName = stableTypeName(type)
     self.shape = TypeShape.describe(type)
+    self.type = type
     self.encode = { action in
       guard let typed = action as? A else {
         preconditionFailure("Tandem: \(Swift.type(of: action)) was encoded as \(A.self)")

@@ -47,7 +47,7 @@ public final class Follower<State: Codable & Sendable>: Sendable {
     let log = Logger(label: "follower[\(configuration.clientID)]")
     core.store.setDispatchInterceptor { [registry] (action: any Action) -> Bool in
       do {
-        let encoded = try registry.encode(action)
+        let encoded = try ActionPayload.encode(action, registry: registry)
         _ = try core.forward(tag: encoded.tag, payload: encoded.payload)
       } catch {
         log.error("dropped a dispatched action: \(error)")
@@ -63,7 +63,7 @@ public final class Follower<State: Codable & Sendable>: Sendable {
   public func send(_ action: some Action) throws(FollowerError) -> Receipt {
     let encoded: (tag: String, payload: [UInt8])
     do throws(ActionRegistryError) {
-      encoded = try registry.encode(action)
+      encoded = try ActionPayload.encode(action, registry: registry)
     } catch {
       throw .unregisteredAction(error.description)
     }

@@ -114,9 +114,9 @@ public final class Leader<State: Codable & Sendable>: Sendable {
     history: LeaderHistory<State>, registry: ActionRegistry, loop: IOLoop,
     engine: LoopBound<LeaderEngine<State>>
   ) -> ReductionObserver<State> {
-    { action, old, new, context in
+    let differ = LeaderDiffer()
+    return { action, old, new, context in
       guard let old else { return }
-      var differ = StateDiffer()
       let patch: JSONPatch
       do {
         patch = try differ.patch(from: old, to: new)

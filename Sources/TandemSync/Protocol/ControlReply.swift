@@ -25,42 +25,75 @@ public enum ControlReply: Sendable, Equatable {
 
   /// The message as ZeroMQ frames.
   public var frames: [Frame] {
+    var frames: [Frame] = []
+    append(to: &frames)
+    return frames
+  }
+
+  /// The frames a ROUTER sends: `routingID`, then the message.
+  func frames(to routingID: Frame) -> [Frame] {
+    var frames = [routingID]
+    append(to: &frames)
+    return frames
+  }
+
+  private func append(to frames: inout [Frame]) {
     switch self {
     case .welcome(let epoch, let sequence, let lastNumber, let heartbeat, let updates):
-      [
-        Frame(utf8: "WELCOME"), Frame(bigEndian: epoch.rawValue), Frame(bigEndian: sequence),
-        Frame(bigEndian: lastNumber), Frame(bigEndian: heartbeat), Frame(utf8: updates),
-      ]
+      frames.reserveCapacity(frames.count + 6)
+      frames.append(Frame(utf8: "WELCOME"))
+      frames.append(Frame(bigEndian: epoch.rawValue))
+      frames.append(Frame(bigEndian: sequence))
+      frames.append(Frame(bigEndian: lastNumber))
+      frames.append(Frame(bigEndian: heartbeat))
+      frames.append(Frame(utf8: updates))
     case .state(let epoch, let sequence, let hash, let document):
-      [
-        Frame(utf8: "STATE"), Frame(bigEndian: epoch.rawValue), Frame(bigEndian: sequence),
-        Frame(bigEndian: hash), document,
-      ]
+      frames.reserveCapacity(frames.count + 5)
+      frames.append(Frame(utf8: "STATE"))
+      frames.append(Frame(bigEndian: epoch.rawValue))
+      frames.append(Frame(bigEndian: sequence))
+      frames.append(Frame(bigEndian: hash))
+      frames.append(document)
     case .deltas(let epoch, let deltas):
-      [
-        Frame(utf8: "DELTAS"), Frame(bigEndian: epoch.rawValue),
-        Frame(bigEndian: UInt64(deltas.count)),
-      ] + deltas.flatMap(\.frames)
+      frames.reserveCapacity(frames.count + 3 + 5 * deltas.count)
+      frames.append(Frame(utf8: "DELTAS"))
+      frames.append(Frame(bigEndian: epoch.rawValue))
+      frames.append(Frame(bigEndian: UInt64(deltas.count)))
+      for delta in deltas { delta.append(to: &frames) }
     case .stale(let epoch, let sequence):
-      [Frame(utf8: "STALE"), Frame(bigEndian: epoch.rawValue), Frame(bigEndian: sequence)]
+      frames.append(Frame(utf8: "STALE"))
+      frames.append(Frame(bigEndian: epoch.rawValue))
+      frames.append(Frame(bigEndian: sequence))
     case .ack(let client, let number, let epoch, let sequence):
-      [
-        Frame(utf8: "ACK"), Frame(utf8: client), Frame(bigEndian: number),
-        Frame(bigEndian: epoch.rawValue), Frame(bigEndian: sequence),
-      ]
+      frames.reserveCapacity(frames.count + 5)
+      frames.append(ControlReply.ackCommand)
+      frames.append(Frame(utf8: client))
+      frames.append(Frame(bigEndian: number))
+      frames.append(Frame(bigEndian: epoch.rawValue))
+      frames.append(Frame(bigEndian: sequence))
     case .reject(let client, let number, let rejection):
-      [
-        Frame(utf8: "REJECT"), Frame(utf8: client), Frame(bigEndian: number),
-        Frame(utf8: rejection.code.rawValue), Frame(utf8: rejection.message),
-      ]
+      frames.reserveCapacity(frames.count + 5)
+      frames.append(Frame(utf8: "REJECT"))
+      frames.append(Frame(utf8: client))
+      frames.append(Frame(bigEndian: number))
+      frames.append(Frame(utf8: rejection.code.rawValue))
+      frames.append(Frame(utf8: rejection.message))
     case .pong(let epoch, let sequence):
-      [Frame(utf8: "PONG"), Frame(bigEndian: epoch.rawValue), Frame(bigEndian: sequence)]
+      frames.append(Frame(utf8: "PONG"))
+      frames.append(Frame(bigEndian: epoch.rawValue))
+      frames.append(Frame(bigEndian: sequence))
     case .stats(let document):
-      [Frame(utf8: "STATS"), document]
+      frames.append(Frame(utf8: "STATS"))
+      frames.append(document)
     case .error(let code, let message):
-      [Frame(utf8: "ERROR"), Frame(utf8: code), Frame(utf8: message)]
+      frames.append(Frame(utf8: "ERROR"))
+      frames.append(Frame(utf8: code))
+      frames.append(Frame(utf8: message))
     }
   }
+
+  /// The command frame of `ACK`, the reply to every applied action, made once.
+  private static let ackCommand = Frame(utf8: "ACK")
 
   /// Parses a reply received on a follower's DEALER socket.
   public init(frames: [Frame]) throws(ProtocolViolation) {

@@ -42,7 +42,13 @@ public enum ControlRequest: Sendable, Equatable {
 
   /// Parses a request (the frames after the ROUTER's routing id).
   public init(frames: [Frame]) throws(ProtocolViolation) {
-    var reader = try FrameReader.command(of: frames)
+    try self.init(frames: frames, from: 0)
+  }
+
+  /// Parses the request in `frames[start...]` (a ROUTER's message from 1 on, after its routing
+  /// id), without copying the frames out first.
+  init(frames: [Frame], from start: Int) throws(ProtocolViolation) {
+    var reader = try FrameReader.command(of: frames, at: start)
     switch reader.command {
     case "HELLO":
       self = .hello(

@@ -17,12 +17,13 @@ public struct Delta: Sendable, Equatable {
     self.patch = patch
   }
 
-  /// The frames after the epoch: sequence, origin client, action number, tag, patch.
-  var frames: [Frame] {
-    [
-      Frame(bigEndian: sequence), Frame(utf8: origin.client), Frame(bigEndian: origin.number),
-      Frame(utf8: tag), patch,
-    ]
+  /// Appends the frames after the epoch: sequence, origin client, action number, tag, patch.
+  func append(to frames: inout [Frame]) {
+    frames.append(Frame(bigEndian: sequence))
+    frames.append(Frame(utf8: origin.client))
+    frames.append(Frame(bigEndian: origin.number))
+    frames.append(Frame(utf8: tag))
+    frames.append(patch)
   }
 
   /// Reads the five frames that ``frames`` writes.

@@ -4,7 +4,7 @@ public typealias Frame = [UInt8]
 extension Array where Element == UInt8 {
   /// The 8-byte big-endian frame of `value`, as the protocol sends epochs, sequences and numbers.
   init(bigEndian value: UInt64) {
-    self = (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * $0)) }
+    self = Swift.withUnsafeBytes(of: value.bigEndian) { Array($0) }
   }
 
   /// The UTF-8 bytes of `text`.

@@ -17,16 +17,24 @@ public enum UpdateMessage: Sendable, Equatable {
   public var frames: [Frame] {
     switch self {
     case .delta(let epoch, let delta):
-      [Frame(utf8: "DELTA"), Frame(bigEndian: epoch.rawValue)] + delta.frames
+      var frames: [Frame] = []
+      frames.reserveCapacity(7)
+      frames.append(Self.deltaCommand)
+      frames.append(Frame(bigEndian: epoch.rawValue))
+      delta.append(to: &frames)
+      return frames
     case .heartbeat(let epoch, let sequence, let hash):
-      [
+      return [
         Frame(utf8: "HEARTBEAT"), Frame(bigEndian: epoch.rawValue), Frame(bigEndian: sequence),
         Frame(bigEndian: hash),
       ]
     case .bye(let epoch, let sequence):
-      [Frame(utf8: "BYE"), Frame(bigEndian: epoch.rawValue), Frame(bigEndian: sequence)]
+      return [Frame(utf8: "BYE"), Frame(bigEndian: epoch.rawValue), Frame(bigEndian: sequence)]
     }
   }
+
+  /// The command frame of `DELTA`, sent for every applied action, made once.
+  private static let deltaCommand = Frame(utf8: "DELTA")
 
   /// Parses a message received on the updates socket.
   public init(frames: [Frame]) throws(ProtocolViolation) {
@@ -48,12 +56,18 @@ public enum UpdateMessage: Sendable, Equatable {
 }
 
 extension FrameReader {
-  /// A reader over `frames` whose first frame, the command, is short ASCII text.
-  static func command(of frames: [Frame]) throws(ProtocolViolation) -> FrameReader {
-    guard let first = frames.first else { throw ProtocolViolation("empty message") }
+  /// A reader over `frames` from `start` on, whose first frame, the command, is short ASCII
+  /// text.
+  static func command(
+    of frames: [Frame], at start: Int = 0
+  ) throws(ProtocolViolation)
+    -> FrameReader
+  {
+    guard start < frames.count else { throw ProtocolViolation("empty message") }
+    let first = frames[start]
     guard first.count <= 16, first.allSatisfy({ $0 >= 0x21 && $0 <= 0x7E }) else {
       throw ProtocolViolation("the command frame is not a short ASCII word")
     }
-    return FrameReader(frames, command: String(decoding: first, as: UTF8.self))
+    return FrameReader(frames, command: String(decoding: first, as: UTF8.self), start: start + 1)
   }
 }

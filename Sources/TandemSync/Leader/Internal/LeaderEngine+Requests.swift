@@ -16,7 +16,7 @@ extension LeaderEngine {
       let routingID = parts[0]
       let request: ControlRequest
       do {
-        request = try ControlRequest(frames: Array(parts.dropFirst()))
+        request = try ControlRequest(frames: parts, from: 1)
       } catch {
         counters.malformedRequests += 1
         log.info("refused a malformed request: \(error)")
@@ -41,7 +41,7 @@ extension LeaderEngine {
   }
 
   private func handle(_ request: ControlRequest, from routingID: Frame) {
-    let epoch = history.read { $0.epoch }
+    let epoch = history.epoch
     switch request {
     case .hello(let version, let client, let theirs):
       guard version == ControlRequest.version else {
@@ -169,7 +169,8 @@ extension LeaderEngine {
   private func apply(_ forwarded: ForwardedAction, origin: Origin) -> Result<UInt64, Rejection> {
     let action: any Action
     do throws(ActionRegistryError) {
-      action = try registry.decode(tag: forwarded.tag, payload: forwarded.payload)
+      action = try ActionPayload.decode(
+        tag: forwarded.tag, payload: forwarded.payload, registry: registry)
     } catch {
       return .failure(Rejection(error))
     }
@@ -211,7 +212,7 @@ extension LeaderEngine {
   /// Sends `reply` to `routingID` now, or after the current batch is committed and published.
   private func reply(to routingID: Frame, _ reply: ControlReply, now: Bool = false) {
     if now && pendingReplies.isEmpty {
-      send([routingID] + reply.frames, on: control)
+      send(reply.frames(to: routingID), on: control)
     } else {
       pendingReplies.append((routingID, reply))
     }

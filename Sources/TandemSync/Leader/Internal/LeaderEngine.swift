@@ -129,7 +129,7 @@ final class LeaderEngine<State: Codable & Sendable> {
   }
 
   private func sendPendingReplies() {
-    for pending in pendingReplies { send([pending.routingID] + pending.reply.frames, on: control) }
+    for pending in pendingReplies { send(pending.reply.frames(to: pending.routingID), on: control) }
     pendingReplies.removeAll(keepingCapacity: true)
   }
 
@@ -151,7 +151,7 @@ final class LeaderEngine<State: Codable & Sendable> {
   func sendHeartbeat() {
     flush()
     let hash = snapshot().hash
-    let epoch = history.read { $0.epoch }
+    let epoch = history.epoch
     send(
       UpdateMessage.heartbeat(epoch, sequence: published.sequence, stateHash: hash).frames,
       on: updates)
@@ -177,7 +177,7 @@ final class LeaderEngine<State: Codable & Sendable> {
   func stop() {
     flush()
     journal?.close()
-    let epoch = history.read { $0.epoch }
+    let epoch = history.epoch
     send(UpdateMessage.bye(epoch, sequence: published.sequence).frames, on: updates)
     log.info("stopping at sequence \(published.sequence)")
   }
@@ -185,7 +185,7 @@ final class LeaderEngine<State: Codable & Sendable> {
   /// The statistics `STATS` answers with.
   func statistics() -> LeaderStatistics {
     let now = ContinuousClock.now
-    let epoch = history.read { $0.epoch }
+    let epoch = history.epoch
     return LeaderStatistics(
       epoch: epoch.description, sequence: published.sequence, backlogCount: backlog.count,
       backlogOldest: backlog.oldestSequence ?? 0, counters: counters.dictionary,

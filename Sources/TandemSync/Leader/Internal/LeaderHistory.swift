@@ -32,9 +32,12 @@ final class LeaderHistory<State: Sendable>: Sendable {
     var forgotten: [String]
   }
 
+  /// The leader's epoch, fixed for its lifetime (read without the lock).
+  let epoch: Epoch
   private let contents: Mutex<Contents>
 
   init(epoch: Epoch, sequence: UInt64, state: State, ledger: ClientLedger) {
+    self.epoch = epoch
     contents = Mutex(Contents(epoch: epoch, sequence: sequence, state: state, ledger: ledger))
   }
 
