@@ -109,7 +109,8 @@ public final class Leader<State: Codable & Sendable>: Sendable {
   }
 
   /// The store's reduction observer: diffs each reduction, records it in the history, and wakes
-  /// the loop to publish once per batch.
+  /// the loop to publish once per batch (unless it runs on the loop, which publishes after the
+  /// requests it handles).
   private static func recorder(
     history: LeaderHistory<State>, registry: ActionRegistry, loop: IOLoop,
     engine: LoopBound<LeaderEngine<State>>
@@ -127,7 +128,9 @@ public final class Leader<State: Codable & Sendable>: Sendable {
       let tag = registry.tag(of: action) ?? ""
       let wakeLoop = history.record(
         origin: origin, tag: tag, patch: patch.canonicalBytes(), state: new)
-      if wakeLoop {
+      // On the loop thread the action came from a request, and the loop flushes after the
+      // requests it is handling: no wake-up needed.
+      if wakeLoop, !loop.inLoopThread {
         loop.execute { _ in engine.value.flush() }
       }
     }
