@@ -41,7 +41,7 @@ public struct StateDecoder: Sendable {
   /// for `JSONDecoder`, and decode with `JSONDecoder` when it returns `nil`.
   ///
   /// - Throws: ``StateDecodingError`` as ``decode(_:from:)`` does.
-  public mutating func decodeMatchingJSONDecoder<T: Decodable>(
+  package mutating func decodeMatchingJSONDecoder<T: Decodable>(
     _ type: T.Type, from document: JSONValue
   ) throws(StateDecodingError) -> T? {
     let session = DecodingSession(refusesJSONCoderForms: true)

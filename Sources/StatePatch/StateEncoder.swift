@@ -54,7 +54,7 @@ public struct StateEncoder: Sendable {
   /// ```
   ///
   /// - Throws: ``StateEncodingError`` as ``encode(_:)`` does.
-  public mutating func encodeMatchingJSONEncoder<T: Encodable>(
+  package mutating func encodeMatchingJSONEncoder<T: Encodable>(
     _ value: T
   ) throws(StateEncodingError) -> JSONValue? {
     let session = EncodingSession(deep: true, refusesJSONCoderForms: true)
