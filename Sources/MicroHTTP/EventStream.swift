@@ -119,6 +119,11 @@ public final class EventStream: Sendable {
     }
   }
 
+  /// Whether the stream's connection is suspended, waiting for the next event (for tests).
+  var isSuspended: Bool {
+    state.withLock { $0.binding }?.isSuspended ?? false
+  }
+
   /// Marks the stream over and runs the termination handlers (once).
   func terminate() {
     let handlers = state.withLock { state -> [@Sendable () -> Void] in

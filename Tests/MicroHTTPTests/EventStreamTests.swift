@@ -1,6 +1,7 @@
 import Foundation
-import MicroHTTP
 import Testing
+
+@testable import MicroHTTP
 
 @Suite struct EventStreamTests {
   /// A server whose `/events` hands each new stream to `streams`.
@@ -103,8 +104,8 @@ import Testing
     let (server, streams) = try makeServer()
     defer { server.stop() }
     let reader = try await connectPastWelcome(server, streams)
-    // The connection is suspended now; a later send must resume it.
-    try await Task.sleep(for: .milliseconds(50))
+    // Once the connection is suspended, a send must resume it.
+    try #require(await eventually { streams.current[0].isSuspended })
     streams.current[0].send(ServerSentEvent(data: "late"))
     #expect(try await offPool { try reader.next() } == "data: late")
   }

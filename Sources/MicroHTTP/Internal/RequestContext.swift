@@ -50,6 +50,11 @@ final class StreamBinding: Sendable {
     core.resume(context)
   }
 
+  /// Whether the connection is suspended, waiting for events.
+  var isSuspended: Bool {
+    core.isSuspended(context)
+  }
+
   /// Suspends the connection until ``wake()``; `false` when the server is stopping.
   func suspend() -> Bool {
     core.suspend(context)

@@ -33,6 +33,11 @@ final class ServerCore: Sendable {
     }
   }
 
+  /// Whether `context`'s connection is suspended now.
+  func isSuspended(_ context: RequestContext) -> Bool {
+    registry.withLock { _ in context.suspended }
+  }
+
   func resume(_ context: RequestContext) {
     registry.withLock { _ in
       Self.resumeLocked(context)
