@@ -41,13 +41,9 @@ extension CanonicalWriter {
   /// `/` in tokens as `~0` and `~1`, then the string escapes of ``writeString(_:)``.
   mutating func writePointer(_ pointer: JSONPointer) {
     bytes.append(UInt8(ascii: "\""))
-    for token in pointer.tokens {
+    for var token in pointer.tokens {
       bytes.append(UInt8(ascii: "/"))
-      let done: Void? = token.utf8.withContiguousStorageIfAvailable { writeToken($0) }
-      if done == nil {
-        let copy = Array(token.utf8)
-        copy.withUnsafeBufferPointer { writeToken($0) }
-      }
+      token.withUTF8 { writeToken($0) }
     }
     bytes.append(UInt8(ascii: "\""))
   }

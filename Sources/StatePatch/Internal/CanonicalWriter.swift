@@ -103,11 +103,8 @@ struct CanonicalWriter {
   /// U+0000...U+001F as `\b \f \n \r \t` or else `\u00XX` (lowercase hex), all else as is.
   mutating func writeString(_ text: String) {
     bytes.append(UInt8(ascii: "\""))
-    let done: Void? = text.utf8.withContiguousStorageIfAvailable { writeEscaped($0) }
-    if done == nil {
-      let copy = Array(text.utf8)
-      copy.withUnsafeBufferPointer { writeEscaped($0) }
-    }
+    var text = text  // `withUTF8` makes a bridged string contiguous; a native one is as is.
+    text.withUTF8 { writeEscaped($0) }
     bytes.append(UInt8(ascii: "\""))
   }
 
