@@ -208,10 +208,7 @@ import Testing
             otherSaw.withLock { $0 = store.state.counter }
             otherDone.signal()
           }
-          let deadline = Date().addingTimeInterval(10)
-          while store.core.withLock({ $0.queue.isEmpty }), Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.001)
-          }
+          waitOnThisThread { !store.core.withLock { $0.queue.isEmpty } }
           queued.withLock { $0 = !store.core.withLock { $0.queue.isEmpty } }
         }
         counterInPlaceReducer(state: &state, action: action)

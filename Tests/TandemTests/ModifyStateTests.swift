@@ -54,10 +54,7 @@ import Testing
         label.withLock { $0 = store.state.label }
         readerDone.signal()
       }
-      let deadline = Date().addingTimeInterval(10)
-      while store.core.withLock({ $0.readers.isEmpty }), Date() < deadline {
-        Thread.sleep(forTimeInterval: 0.001)
-      }
+      waitOnThisThread { !store.core.withLock { $0.readers.isEmpty } }
       readerWaited.withLock { $0 = !store.core.withLock { $0.readers.isEmpty } }
       state.label = "changed"
       return true

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import Tandem
 
@@ -52,4 +53,14 @@ final class EventLog: Sendable {
   private let storage = Mutex<[String]>([])
   var events: [String] { storage.withLock { $0 } }
   func append(_ event: String) { storage.withLock { $0.append(event) } }
+}
+
+/// Blocks the calling thread until `condition` holds, checking every millisecond, for at most
+/// `timeout` (a deadline against a hang only: callers check the condition afterwards). For waits
+/// inside a reducer or a state change, where a task cannot suspend.
+func waitOnThisThread(timeout: Duration = .seconds(10), until condition: () -> Bool) {
+  let deadline = ContinuousClock.now + timeout
+  while !condition(), ContinuousClock.now < deadline {
+    usleep(1000)
+  }
 }
