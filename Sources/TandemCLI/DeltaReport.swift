@@ -1,10 +1,12 @@
 import StatePatch
 import TandemSync
 
-/// How `tandem watch` shows deltas: one block of lines per delta for people, one canonical JSON
-/// document per line for scripts, optionally only the operations that touch one path.
+/// How `tandem watch` shows deltas: one block of lines per delta for people (a line for each
+/// action it applies, then its operations), one canonical JSON document per line for scripts,
+/// optionally only the operations that touch one path.
 ///
 /// ```text
+/// #41 counter.increment from 9c1e...#6
 /// #42 counter.increment from 9c1e...#7
 ///   replace /count 42
 /// ```
@@ -36,26 +38,33 @@ public struct DeltaReport: Sendable {
     let operations = patch.operations.filter(touchesPath)
     if operations.isEmpty && !path.isRoot { return nil }
     if json {
+      let actions = delta.sequencedActions.map { sequence, action -> JSONValue in
+        .object(
+          JSONObject([
+            ("sequence", .uint(sequence).normalized),
+            ("tag", .string(action.tag)),
+            (
+              "origin",
+              .object(
+                JSONObject([
+                  ("client", .string(action.origin.client)),
+                  ("number", .uint(action.origin.number).normalized),
+                ]))
+            ),
+          ]))
+      }
       let document: JSONValue = .object(
         JSONObject([
           ("epoch", .string(epoch.description)),
           ("sequence", .uint(delta.sequence).normalized),
-          ("tag", .string(delta.tag)),
-          (
-            "origin",
-            .object(
-              JSONObject([
-                ("client", .string(delta.origin.client)),
-                ("number", .uint(delta.origin.number).normalized),
-              ]))
-          ),
+          ("actions", .array(actions)),
           ("patch", JSONPatch(operations).json),
         ]))
       return document.canonicalText
     }
-    var lines = [
-      "#\(delta.sequence) \(delta.tag.isEmpty ? "(untagged)" : delta.tag) from \(delta.origin)"
-    ]
+    var lines = delta.sequencedActions.map { sequence, action in
+      "#\(sequence) \(action.tag.isEmpty ? "(untagged)" : action.tag) from \(action.origin)"
+    }
     for operation in operations {
       lines.append("  " + describe(operation))
     }

@@ -48,9 +48,9 @@ extension Journal {
           for delta in deltas {
             try insert.run { (row: SQLiteStatement) throws(SQLiteError) in
               try row.bind(delta.sequence, at: 1)
-              try row.bind(delta.origin.client, at: 2)
-              try row.bind(delta.origin.number, at: 3)
-              try row.bind(delta.tag, at: 4)
+              try row.bind(delta.actions[0].origin.client, at: 2)
+              try row.bind(delta.actions[0].origin.number, at: 3)
+              try row.bind(delta.actions[0].tag, at: 4)
               try row.bind(delta.patch, at: 5)
               _ = try row.step()
             }

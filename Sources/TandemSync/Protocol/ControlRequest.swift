@@ -17,7 +17,7 @@ public enum ControlRequest: Sendable, Equatable {
   case stats
 
   /// The protocol version this code speaks, sent in `HELLO`.
-  public static let version = "TSP/1"
+  public static let version = "TSP/2"
 
   /// The message as ZeroMQ frames.
   public var frames: [Frame] {

@@ -1,37 +1,85 @@
-/// One applied action as the leader publishes it: the patch from the state before to the state
-/// after, at a sequence number, with the action's tag and where it came from.
+/// The change one or more consecutive actions made, as the leader publishes it: the patch from
+/// the state before the first to the state after the last, with each action's tag and origin.
+///
+/// Under load the leader applies the actions that arrive together and publishes one delta for
+/// them, diffed once; an action alone is a delta of one action. Every action still has its own
+/// sequence: the first action's is ``firstSequence``, the last one's ``sequence``.
 public struct Delta: Sendable, Equatable {
-  /// The gapless sequence number of the state this delta produces.
+  /// The gapless sequence number of the state this delta produces (that of its last action).
   public var sequence: UInt64
+  /// The actions the delta applies, in the order they took effect; never empty.
+  public var actions: [AppliedAction]
+  /// The RFC 6902 JSON Patch from the state at ``firstSequence`` − 1 to the state at
+  /// ``sequence``, as canonical JSON bytes.
+  public var patch: Frame
+
+  /// A delta of the actions `actions`, the last of which took effect at `sequence`.
+  public init(sequence: UInt64, actions: [AppliedAction], patch: Frame) {
+    precondition(!actions.isEmpty, "a delta applies at least one action")
+    precondition(UInt64(actions.count) <= sequence, "sequences start at 1")
+    self.sequence = sequence
+    self.actions = actions
+    self.patch = patch
+  }
+
+  /// A delta of one action.
+  public init(sequence: UInt64, origin: Origin, tag: String, patch: Frame) {
+    self.init(sequence: sequence, actions: [AppliedAction(origin: origin, tag: tag)], patch: patch)
+  }
+
+  /// The sequence at which the first action took effect; the patch applies to the state just
+  /// before it.
+  public var firstSequence: UInt64 { sequence - UInt64(actions.count) + 1 }
+
+  /// Each action with the sequence at which it took effect.
+  public var sequencedActions: some Sequence<(sequence: UInt64, action: AppliedAction)> {
+    zip(firstSequence..., actions).lazy.map { (sequence: $0, action: $1) }
+  }
+
+  /// Appends the frames after the epoch: sequence, action count, then origin client, action
+  /// number and tag of each action, then the patch.
+  func append(to frames: inout [Frame]) {
+    frames.append(Frame(bigEndian: sequence))
+    frames.append(Frame(bigEndian: UInt64(actions.count)))
+    for action in actions {
+      frames.append(Frame(utf8: action.origin.client))
+      frames.append(Frame(bigEndian: action.origin.number))
+      frames.append(Frame(utf8: action.tag))
+    }
+    frames.append(patch)
+  }
+
+  /// Reads the frames that ``append(to:)`` writes.
+  init(reading reader: inout FrameReader) throws(ProtocolViolation) {
+    let sequence = try reader.integer("sequence")
+    let count = try reader.integer("action count")
+    guard count >= 1, count <= sequence else {
+      throw ProtocolViolation(
+        "\(reader.command): a delta at sequence \(sequence) cannot apply \(count) actions")
+    }
+    guard count <= UInt64(reader.remaining / 3) else {
+      throw ProtocolViolation("\(reader.command): action count \(count) exceeds the frames sent")
+    }
+    var actions: [AppliedAction] = []
+    actions.reserveCapacity(Int(count))
+    for _ in 0..<count {
+      let origin = Origin(client: try reader.text("origin"), number: try reader.integer("number"))
+      actions.append(AppliedAction(origin: origin, tag: try reader.text("tag")))
+    }
+    self.init(sequence: sequence, actions: actions, patch: try reader.bytes("patch"))
+  }
+}
+
+/// One action a ``Delta`` applies: who dispatched it and its registered tag.
+public struct AppliedAction: Sendable, Equatable {
   /// Who dispatched the action.
   public var origin: Origin
   /// The action's registered tag.
   public var tag: String
-  /// The RFC 6902 JSON Patch, as canonical JSON bytes.
-  public var patch: Frame
 
-  public init(sequence: UInt64, origin: Origin, tag: String, patch: Frame) {
-    self.sequence = sequence
+  public init(origin: Origin, tag: String) {
     self.origin = origin
     self.tag = tag
-    self.patch = patch
-  }
-
-  /// Appends the frames after the epoch: sequence, origin client, action number, tag, patch.
-  func append(to frames: inout [Frame]) {
-    frames.append(Frame(bigEndian: sequence))
-    frames.append(Frame(utf8: origin.client))
-    frames.append(Frame(bigEndian: origin.number))
-    frames.append(Frame(utf8: tag))
-    frames.append(patch)
-  }
-
-  /// Reads the five frames that ``frames`` writes.
-  init(reading reader: inout FrameReader) throws(ProtocolViolation) {
-    sequence = try reader.integer("sequence")
-    origin = Origin(client: try reader.text("origin"), number: try reader.integer("number"))
-    tag = try reader.text("tag")
-    patch = try reader.bytes("patch")
   }
 }
 

@@ -56,6 +56,9 @@ struct FrameReader {
   /// Whether frames remain.
   var hasMore: Bool { index < frames.count }
 
+  /// How many frames remain.
+  var remaining: Int { frames.count - index }
+
   /// Fails when frames remain that the command does not define.
   func finish() throws(ProtocolViolation) {
     guard index == frames.count else {

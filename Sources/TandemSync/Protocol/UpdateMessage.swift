@@ -2,11 +2,11 @@
 ///
 /// | command | frames after the command |
 /// |---|---|
-/// | `DELTA` | epoch, sequence, origin, number, tag, patch |
+/// | `DELTA` | epoch, sequence, action count, origin, number and tag of each action, patch |
 /// | `HEARTBEAT` | epoch, sequence, state hash |
 /// | `BYE` | epoch, sequence |
 public enum UpdateMessage: Sendable, Equatable {
-  /// An applied action's patch.
+  /// The patch of one or more applied actions.
   case delta(Epoch, Delta)
   /// The leader's current sequence and the hash of its state's canonical JSON.
   case heartbeat(Epoch, sequence: UInt64, stateHash: UInt64)
@@ -18,7 +18,7 @@ public enum UpdateMessage: Sendable, Equatable {
     switch self {
     case .delta(let epoch, let delta):
       var frames: [Frame] = []
-      frames.reserveCapacity(7)
+      frames.reserveCapacity(5 + 3 * delta.actions.count)
       frames.append(Self.deltaCommand)
       frames.append(Frame(bigEndian: epoch.rawValue))
       delta.append(to: &frames)
@@ -33,7 +33,7 @@ public enum UpdateMessage: Sendable, Equatable {
     }
   }
 
-  /// The command frame of `DELTA`, sent for every applied action, made once.
+  /// The command frame of `DELTA`, sent for every published delta, made once.
   private static let deltaCommand = Frame(utf8: "DELTA")
 
   /// Parses a message received on the updates socket.

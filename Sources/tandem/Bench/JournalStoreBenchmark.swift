@@ -73,7 +73,7 @@ private func appendWorkload(_ journal: Journal, count: Int, batch: Int) throws {
     for _ in 0..<size {
       let (delta, client) = workloadDelta(next)
       deltas.append(delta)
-      ledger.recordApplied(client: client, number: delta.origin.number, sequence: next)
+      ledger.recordApplied(client: client, number: delta.actions[0].origin.number, sequence: next)
       next += 1
     }
     try journal.append(deltas, ledger: ledger.entries)

@@ -46,9 +46,12 @@ extension FollowerEngine {
     }
     // A delta of this follower's own action answers it as its ACK would, and the replica
     // already shows it: the receipt resolves now rather than when the ACK arrives.
-    for delta in deltas[..<applied] where delta.origin.client == configuration.clientID {
-      if let entry = outbox.withLock({ $0.answered(delta.origin.number) }) {
-        entry.receipt.settle(.success(delta.sequence))
+    for delta in deltas[..<applied] {
+      for (sequence, action) in delta.sequencedActions
+      where action.origin.client == configuration.clientID {
+        if let entry = outbox.withLock({ $0.answered(action.origin.number) }) {
+          entry.receipt.settle(.success(sequence))
+        }
       }
     }
     guard let failure else { return true }

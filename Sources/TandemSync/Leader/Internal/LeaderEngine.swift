@@ -98,7 +98,7 @@ final class LeaderEngine<State: Codable & Sendable> {
       backlog.append(delta)
       counters.deltasPublished += 1
       counters.bytesPublished += frames.reduce(0) { $0 + $1.count }
-      log.debug("published \(delta.sequence) \(delta.tag) from \(delta.origin)")
+      log.debug("published \(delta.sequence) (\(delta.actions.count) actions)")
     }
     published = (batch.sequence, batch.state, batch.ledger)
     sendPendingReplies()
