@@ -45,12 +45,28 @@ struct ReportTests {
         """)
   }
 
+  @Test func aDeltaOfSeveralActionsHasALineForEach() throws {
+    let delta = Delta(
+      sequence: 9,
+      actions: [
+        AppliedAction(origin: Origin(client: "web-1", number: 3), tag: "shelf.add"),
+        AppliedAction(origin: .leader, tag: ""),
+      ],
+      patch: Array(#"[{"op":"replace","path":"/count","value":3}]"#.utf8))
+    #expect(
+      try DeltaReport().render(delta, epoch: epoch) == """
+        #8 shelf.add from web-1#3
+        #9 (untagged) from leader
+          replace /count 3
+        """)
+  }
+
   @Test func aDeltaInJSONIsOneCanonicalLine() throws {
     let text = try DeltaReport(json: true).render(
       delta(#"[{"op":"replace","path":"/count","value":2}]"#), epoch: epoch)
     #expect(
       text
-        == #"{"epoch":"0000000000000abc","origin":{"client":"web-1","number":3},"patch":[{"op":"replace","path":"/count","value":2}],"sequence":7,"tag":"shelf.add"}"#
+        == #"{"actions":[{"origin":{"client":"web-1","number":3},"sequence":7,"tag":"shelf.add"}],"epoch":"0000000000000abc","patch":[{"op":"replace","path":"/count","value":2}],"sequence":7}"#
     )
   }
 

@@ -41,4 +41,17 @@ struct BacklogTests {
     #expect(backlog.count == 50)
     #expect(try #require(backlog.deltas(from: 4990)).map(\.sequence) == Array(4990...5000))
   }
+
+  @Test func servesMultiActionDeltasOnlyFromWhereTheyStart() throws {
+    var backlog = Backlog(maxCount: 10, maxBytes: 1000)
+    backlog.append(delta(1))
+    let actions = Array(repeating: AppliedAction(origin: .leader, tag: "t"), count: 3)
+    backlog.append(Delta(sequence: 4, actions: actions, patch: Array("[]".utf8)))
+    backlog.append(delta(5))
+    #expect(try #require(backlog.deltas(from: 2)).map(\.sequence) == [4, 5])
+    #expect(backlog.deltas(from: 3) == nil)
+    #expect(backlog.deltas(from: 4) == nil)
+    #expect(try #require(backlog.deltas(from: 5)).map(\.sequence) == [5])
+    #expect(try #require(backlog.deltas(from: 6)).isEmpty)
+  }
 }

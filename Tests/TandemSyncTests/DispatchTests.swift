@@ -201,8 +201,8 @@ struct SupersededConnectionTests {
           client: "same", number: number, tag: "test.increment",
           payload: Array(#"{"by":1}"#.utf8)))
     }
-    _ = try old.request(.hello(version: "TSP/1", client: "same", fingerprint: fingerprint))
-    _ = try new.request(.hello(version: "TSP/1", client: "same", fingerprint: fingerprint))
+    _ = try old.request(.hello(version: "TSP/2", client: "same", fingerprint: fingerprint))
+    _ = try new.request(.hello(version: "TSP/2", client: "same", fingerprint: fingerprint))
     // The dead process's last action arrives after the new process said hello: ignored.
     try old.socket.send(parts: increment(1).frames)
     let reply = try new.request(increment(1))

@@ -30,7 +30,7 @@ struct OperatorAPITests {
     }
   }
 
-  @Test func theDeltaStreamCarriesEveryAppliedDeltaInOrder() async throws {
+  @Test func theDeltaStreamCarriesEveryAppliedActionInOrder() async throws {
     let leader = try await makeLeader()
     let json = try await JSONFollower(
       configuration: FollowerConfiguration(leader: leader.controlEndpoint))
@@ -39,10 +39,12 @@ struct OperatorAPITests {
     var sequences: [UInt64] = []
     for await (epoch, delta) in deltas {
       #expect(epoch == leader.epoch)
-      #expect(delta.tag == "test.increment")
-      #expect(delta.origin == .leader)
-      sequences.append(delta.sequence)
-      if sequences.count == 20 { break }
+      for (sequence, action) in delta.sequencedActions {
+        #expect(action.tag == "test.increment")
+        #expect(action.origin == .leader)
+        sequences.append(sequence)
+      }
+      if sequences.count >= 20 { break }
     }
     #expect(sequences == Array(1...20))
     await json.stop()

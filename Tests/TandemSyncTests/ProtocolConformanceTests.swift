@@ -7,7 +7,7 @@ import ZeroMQ
 
 @testable import TandemSync
 
-/// A leader played by the test: raw XPUB and ROUTER sockets speaking TSP/1 frame by frame, to
+/// A leader played by the test: raw XPUB and ROUTER sockets speaking TSP/2 frame by frame, to
 /// check what a follower does when the leader misbehaves.
 final class ScriptedLeader: @unchecked Sendable {  // used by one thread at a time
   let context = Context()
@@ -191,7 +191,7 @@ struct ProtocolConformanceTests {
     }
     #expect(action.client == follower.clientID)
     var delta = replacing(at: 6, "/n", with: 1)
-    delta.origin = Origin(client: action.client, number: action.number)
+    delta.actions[0].origin = Origin(client: action.client, number: action.number)
     try leader.publish(.delta(leader.epoch, delta))
     // No ACK is ever sent.
     #expect(try await receipt.applied() == 6)
@@ -252,7 +252,7 @@ struct LeaderBadInputTests {
     }
     #expect(
       try client.request(.hello(version: "TSP/9", client: "x", fingerprint: "*"))
-        == .error(code: "version", message: "this leader speaks TSP/1, not TSP/9"))
+        == .error(code: "version", message: "this leader speaks TSP/2, not TSP/9"))
     let follower = try await makeFollower(leader)
     _ = try await follower.send(Increment()).applied()
     let statistics = try await leader.statistics()

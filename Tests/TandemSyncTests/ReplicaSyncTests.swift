@@ -12,6 +12,14 @@ struct ReplicaSyncTests {
     Delta(sequence: sequence, origin: .leader, tag: "t", patch: Array("[]".utf8))
   }
 
+  /// A delta of the actions from `first` to `last`.
+  func delta(_ first: UInt64, through last: UInt64) -> Delta {
+    let action = AppliedAction(origin: .leader, tag: "t")
+    return Delta(
+      sequence: last, actions: Array(repeating: action, count: Int(last - first + 1)),
+      patch: Array("[]".utf8))
+  }
+
   func applied(_ effects: [ReplicaSync.Effect]) -> [UInt64] {
     effects.compactMap { if case .apply(let delta) = $0 { delta.sequence } else { nil } }
   }
@@ -33,7 +41,7 @@ struct ReplicaSyncTests {
     var sync = ReplicaSync(silenceLimit: .seconds(3), now: now)
     #expect(
       sync.connected(client: "c", fingerprint: "f", now: now) == [
-        .send(.hello(version: "TSP/1", client: "c", fingerprint: "f"))
+        .send(.hello(version: "TSP/2", client: "c", fingerprint: "f"))
       ])
     #expect(sync.received(.heartbeat(epoch, sequence: 1, stateHash: 0), now: now).isEmpty)
     #expect(
@@ -82,6 +90,25 @@ struct ReplicaSyncTests {
     #expect(applied(effects) == [11, 12, 13, 14])
     #expect(sync.counters.gapsRepaired == 1)
     #expect(sync.phase == .live)
+  }
+
+  @Test func aDeltaOfSeveralActionsMovesTheReplicaPastAllOfThem() {
+    var sync = live(at: 10)
+    #expect(applied(sync.received(.delta(epoch, delta(11, through: 14)), now: now)) == [14])
+    #expect(sync.sequence == 14)
+    #expect(sync.received(.delta(epoch, delta(12, through: 14)), now: now).isEmpty)
+    #expect(
+      sync.received(.delta(epoch, delta(17, through: 18)), now: now) == [
+        .send(.catchUp(epoch, from: 15))
+      ])
+    let effects = sync.received(.deltas(epoch, [delta(15, through: 16)]), now: now)
+    #expect(applied(effects) == [16, 18])
+  }
+
+  @Test func aDeltaThatBeginsInsideTheReplicasHistoryTakesASnapshot() {
+    var sync = live(at: 10)
+    #expect(sync.received(.delta(epoch, delta(9, through: 12)), now: now) == [.send(.snapshot)])
+    #expect(sync.sequence == 10)
   }
 
   @Test func aHeartbeatAheadOfTheReplicaRevealsALostLastDelta() {

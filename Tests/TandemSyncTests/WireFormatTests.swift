@@ -26,14 +26,43 @@ struct WireFormatTests {
 
   @Test func deltaFramesAreInTheDocumentedOrder() {
     let frames = UpdateMessage.delta(epoch, delta).frames
-    #expect(frames.count == 7)
+    #expect(frames.count == 8)
     #expect(frames[0] == Array("DELTA".utf8))
     #expect(frames[1] == Frame(bigEndian: epoch.rawValue))
     #expect(frames[2] == Frame(bigEndian: 42))
-    #expect(frames[3] == Array("web-1".utf8))
-    #expect(frames[4] == Frame(bigEndian: 7))
-    #expect(frames[5] == Array("bookmark.add".utf8))
-    #expect(frames[6] == delta.patch)
+    #expect(frames[3] == Frame(bigEndian: 1))
+    #expect(frames[4] == Array("web-1".utf8))
+    #expect(frames[5] == Frame(bigEndian: 7))
+    #expect(frames[6] == Array("bookmark.add".utf8))
+    #expect(frames[7] == delta.patch)
+  }
+
+  @Test func aDeltaOfSeveralActionsCarriesEachOnesOriginAndTag() throws {
+    let several = Delta(
+      sequence: 12,
+      actions: [
+        AppliedAction(origin: Origin(client: "web-1", number: 8), tag: "bookmark.add"),
+        AppliedAction(origin: .leader, tag: "tick"),
+        AppliedAction(origin: Origin(client: "worker", number: 2), tag: "repo.loaded"),
+      ],
+      patch: Array("[]".utf8))
+    let frames = UpdateMessage.delta(epoch, several).frames
+    #expect(frames.count == 5 + 3 * 3)
+    #expect(frames[3] == Frame(bigEndian: 3))
+    #expect(frames[7] == Array("".utf8))
+    #expect(try UpdateMessage(frames: frames) == .delta(epoch, several))
+    #expect(several.firstSequence == 10)
+    #expect(several.sequencedActions.map(\.sequence) == [10, 11, 12])
+    let reply = ControlReply.deltas(epoch, [several, delta])
+    #expect(try ControlReply(frames: reply.frames) == reply)
+  }
+
+  @Test func aDeltaWhoseActionCountDoesNotFitIsRefused() {
+    var frames = UpdateMessage.delta(epoch, delta).frames
+    for count: UInt64 in [0, 2, 43] {
+      frames[3] = Frame(bigEndian: count)
+      #expect(throws: ProtocolViolation.self) { try UpdateMessage(frames: frames) }
+    }
   }
 
   @Test func controlRequestsRoundTrip() throws {
@@ -58,7 +87,7 @@ struct WireFormatTests {
       .ack(client: "c", number: 1, epoch, sequence: 4),
       .reject(client: "c", number: 2, Rejection(code: .unknownTag, message: "no such tag 'x'")),
       .pong(epoch, sequence: 2), .stats(document: Array("{}".utf8)),
-      .error(code: "version", message: "speak TSP/1"),
+      .error(code: "version", message: "speak TSP/2"),
     ]
     for reply in replies {
       #expect(try ControlReply(frames: reply.frames) == reply)
@@ -82,7 +111,7 @@ struct WireFormatTests {
     #expect(throws: ProtocolViolation("CATCHUP: missing from frame")) {
       try ControlRequest(frames: truncated)
     }
-    var badClient = ControlRequest.hello(version: "TSP/1", client: "c", fingerprint: "f").frames
+    var badClient = ControlRequest.hello(version: "TSP/2", client: "c", fingerprint: "f").frames
     badClient[2] = [0xC3, 0x28]
     #expect(throws: ProtocolViolation("HELLO: client is not valid UTF-8")) {
       try ControlRequest(frames: badClient)

@@ -19,13 +19,13 @@ struct Backlog {
   /// How many deltas are kept.
   var count: Int { storage.count - head }
 
-  /// The sequence of the oldest delta kept, if any.
-  var oldestSequence: UInt64? { count > 0 ? storage[head].sequence : nil }
+  /// The first sequence of the oldest delta kept, if any.
+  var oldestSequence: UInt64? { count > 0 ? storage[head].firstSequence : nil }
 
   /// Keeps `delta`, which must follow the newest one kept, dropping the oldest to stay in bounds.
   mutating func append(_ delta: Delta) {
     if let newest = storage.last, count > 0 {
-      precondition(delta.sequence == newest.sequence + 1, "backlog deltas must be gapless")
+      precondition(delta.firstSequence == newest.sequence + 1, "backlog deltas must be gapless")
     }
     storage.append(delta)
     byteCount += delta.patch.count
@@ -39,14 +39,23 @@ struct Backlog {
     }
   }
 
-  /// The deltas from `sequence` on, or nil when the backlog no longer reaches back that far.
+  /// The deltas from `sequence` on, or nil when the backlog no longer reaches back that far or
+  /// `sequence` falls inside a delta of several actions (which cannot apply from there).
   /// A `sequence` just past the newest delta gives an empty array.
   func deltas(from sequence: UInt64) -> ArraySlice<Delta>? {
     guard let oldest = oldestSequence else { return nil }
     let newest = storage[storage.count - 1].sequence
     guard sequence >= oldest, sequence <= newest + 1 else { return nil }
-    let start = head + Int(sequence - oldest)
-    return storage[start...]
+    if sequence == newest + 1 { return storage[storage.count...] }
+    // The first delta that ends at or after `sequence`: deltas are in order and gapless.
+    var low = head
+    var high = storage.count - 1
+    while low < high {
+      let middle = (low + high) / 2
+      if storage[middle].sequence < sequence { low = middle + 1 } else { high = middle }
+    }
+    guard storage[low].firstSequence == sequence else { return nil }
+    return storage[low...]
   }
 
   /// Forgets every delta (a new epoch starts a new history).

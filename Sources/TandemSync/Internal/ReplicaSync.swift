@@ -54,7 +54,7 @@ struct ReplicaSync {
   /// The leader's heartbeat interval, from `WELCOME`.
   private(set) var heartbeatInterval: Duration = .seconds(1)
 
-  /// Deltas above the next expected one, by sequence, waiting for the gap before them.
+  /// Deltas above the next expected one, by first sequence, waiting for the gap before them.
   private var buffered: [UInt64: Delta] = [:]
   /// The epoch of the buffered deltas.
   private var bufferedEpoch: Epoch?
@@ -187,7 +187,10 @@ struct ReplicaSync {
       buffer(delta, of: deltaEpoch)
       return phase == .awaitingSnapshot || buffered.count < bufferLimit ? [] : requestSnapshot()
     }
-    guard delta.sequence == sequence + 1 else {
+    guard delta.firstSequence == sequence + 1 else {
+      // A delta that begins at or before the replica's sequence (and ends after it) cannot
+      // apply in part: only a snapshot puts the replica back on the leader's boundaries.
+      if delta.firstSequence <= sequence { return requestSnapshot() }
       buffer(delta, of: deltaEpoch)
       return requestCatchUp()
     }
@@ -201,7 +204,7 @@ struct ReplicaSync {
   private mutating func buffer(_ delta: Delta, of deltaEpoch: Epoch) {
     if bufferedEpoch != deltaEpoch { clearBuffer() }
     bufferedEpoch = deltaEpoch
-    if buffered.count < bufferLimit { buffered[delta.sequence] = delta }
+    if buffered.count < bufferLimit { buffered[delta.firstSequence] = delta }
   }
 
   private mutating func clearBuffer() {

@@ -108,26 +108,18 @@ public final class Leader<State: Codable & Sendable>: Sendable {
     await loop.shutdown()
   }
 
-  /// The store's reduction observer: diffs each reduction, records it in the history, and wakes
-  /// the loop to publish once per batch (unless it runs on the loop, which publishes after the
+  /// The store's reduction observer: records each reduction in the history and wakes the loop
+  /// to diff and publish once per batch (unless it runs on the loop, which publishes after the
   /// requests it handles).
   private static func recorder(
     history: LeaderHistory<State>, registry: ActionRegistry, loop: IOLoop,
     engine: LoopBound<LeaderEngine<State>>
   ) -> ReductionObserver<State> {
-    let differ = LeaderDiffer()
-    return { action, old, new, context in
-      guard let old else { return }
-      let patch: JSONPatch
-      do {
-        patch = try differ.patch(from: old, to: new)
-      } catch {
-        fatalError("Tandem: the leader's state cannot be encoded canonically: \(error)")
-      }
+    { action, old, new, context in
+      guard old != nil else { return }
       let origin = context as? Origin ?? .leader
       let tag = registry.tag(of: action) ?? ""
-      let wakeLoop = history.record(
-        origin: origin, tag: tag, patch: patch.canonicalBytes(), state: new)
+      let wakeLoop = history.record(origin: origin, tag: tag, state: new)
       // On the loop thread the action came from a request, and the loop flushes after the
       // requests it is handling: no wake-up needed.
       if wakeLoop, !loop.inLoopThread {

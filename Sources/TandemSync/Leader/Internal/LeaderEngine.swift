@@ -34,6 +34,9 @@ final class LeaderEngine<State: Codable & Sendable> {
   /// The latest rejections per client, so a resent rejected action is rejected again.
   var recentRejections: [String: [UInt64: Rejection]] = [:]
   var counters = LeaderCounters()
+  /// Diffs each batch's state against the published one; each diff's new state is the next
+  /// one's old state, recorded once.
+  private var differ = StateDiffer()
   private var heartbeatTimer: LoopTimer?
 
   init(
@@ -73,18 +76,17 @@ final class LeaderEngine<State: Codable & Sendable> {
     }
   }
 
-  /// Commits what the store recorded since the last flush (one transaction: group commit),
-  /// publishes it, then sends the replies that waited for it. A batch that fails to commit is
-  /// undone instead, and nothing of it is published.
+  /// Commits what the store recorded since the last flush as one delta (one transaction: group
+  /// commit), publishes it, then sends the replies that waited for it. A batch that fails to
+  /// commit is undone instead, and nothing of it is published.
   func flush() {
     let batch = history.takeUnpublished()
+    let deltas = batch.actions.isEmpty ? [] : [delta(of: batch)]
     var snapshotDue = false
-    if let journal,
-      !batch.deltas.isEmpty || !batch.changedEntries.isEmpty || !batch.forgotten.isEmpty
-    {
+    if let journal, !deltas.isEmpty || !batch.changedEntries.isEmpty || !batch.forgotten.isEmpty {
       do {
         let commit = try journal.append(
-          batch.deltas, ledger: batch.changedEntries, forgetting: batch.forgotten)
+          deltas, ledger: batch.changedEntries, forgetting: batch.forgotten)
         snapshotDue = commit.snapshotDue
         counters.commits += 1
       } catch {
@@ -92,7 +94,7 @@ final class LeaderEngine<State: Codable & Sendable> {
         return
       }
     }
-    for delta in batch.deltas {
+    for delta in deltas {
       let frames = UpdateMessage.delta(batch.epoch, delta).frames
       send(frames, on: updates)
       backlog.append(delta)
@@ -105,13 +107,24 @@ final class LeaderEngine<State: Codable & Sendable> {
     if snapshotDue { writeJournalSnapshot() }
   }
 
+  /// The one delta of a batch's actions: the patch from the published state to the batch's.
+  private func delta(of batch: LeaderHistory<State>.Batch) -> Delta {
+    let patch: JSONPatch
+    do {
+      patch = try differ.patch(from: published.state, to: batch.state)
+    } catch {
+      fatalError("Tandem: the leader's state cannot be encoded canonically: \(error)")
+    }
+    return Delta(sequence: batch.sequence, actions: batch.actions, patch: patch.canonicalBytes())
+  }
+
   /// Undoes a batch that did not commit: the store and the history go back to the last
   /// published state, its followers' actions are rejected (their numbers used up), and its
   /// acknowledgements become rejections.
   private func rollBack(_ batch: LeaderHistory<State>.Batch, because error: any Error) {
     counters.commitFailures += 1
     log.error(
-      "the journal refused a batch of \(batch.deltas.count) actions (\(error)); "
+      "the journal refused a batch of \(batch.actions.count) actions (\(error)); "
         + "undoing it: the state goes back to sequence \(published.sequence)")
     history.rollBack(
       to: published.sequence, state: published.state, ledger: published.ledger,

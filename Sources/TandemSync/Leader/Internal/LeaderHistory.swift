@@ -3,9 +3,10 @@ import Synchronization
 /// What the store's drainer and the leader's I/O loop share: the sequence, the newest state,
 /// the exactly-once ledger, and what was recorded but not yet committed and published.
 ///
-/// The drainer records each reduction here (``record(origin:tag:patch:state:)``) in the store's
-/// total order; the loop takes what was recorded (``takeUnpublished()``), commits and publishes
-/// it. Both sides hold the lock only for bookkeeping, never while encoding, writing or sending.
+/// The drainer records each reduction here (``record(origin:tag:state:)``) in the store's total
+/// order; the loop takes what was recorded (``takeUnpublished()``), diffs it once, commits and
+/// publishes it as one delta. Both sides hold the lock only for bookkeeping, never while
+/// encoding, writing or sending.
 final class LeaderHistory<State: Sendable>: Sendable {
   struct Contents {
     var epoch: Epoch
@@ -14,17 +15,18 @@ final class LeaderHistory<State: Sendable>: Sendable {
     /// The newest recorded state.
     var state: State
     var ledger: ClientLedger
-    /// Recorded deltas the loop has not taken yet, in order.
-    var unpublished: [Delta] = []
+    /// Actions recorded since the loop last took a batch, in order: they took effect at the
+    /// sequences just before and at ``sequence``.
+    var unpublished: [AppliedAction] = []
     /// Clients whose ledger entries changed since the loop last took a batch.
     var changedClients: Set<String> = []
   }
 
-  /// What the loop takes to commit and publish: the deltas, and the state, sequence and ledger
+  /// What the loop takes to commit and publish: the actions, and the state, sequence and ledger
   /// after the last of them, with the ledger entries the batch changed.
   struct Batch {
     var epoch: Epoch
-    var deltas: [Delta]
+    var actions: [AppliedAction]
     var sequence: UInt64
     var state: State
     var ledger: ClientLedger
@@ -41,14 +43,13 @@ final class LeaderHistory<State: Sendable>: Sendable {
     contents = Mutex(Contents(epoch: epoch, sequence: sequence, state: state, ledger: ledger))
   }
 
-  /// Records one reduction: the next sequence, its delta, the new state and, for a follower's
-  /// action, the ledger entry. Returns whether it is the first unpublished delta (so the caller
-  /// wakes the loop once per batch).
-  func record(origin: Origin, tag: String, patch: Frame, state: State) -> Bool {
+  /// Records one reduction: the next sequence, the action, the new state and, for a follower's
+  /// action, the ledger entry. Returns whether it is the first unpublished action (so the
+  /// caller wakes the loop once per batch).
+  func record(origin: Origin, tag: String, state: State) -> Bool {
     contents.withLock { contents in
       contents.sequence += 1
-      contents.unpublished.append(
-        Delta(sequence: contents.sequence, origin: origin, tag: tag, patch: patch))
+      contents.unpublished.append(AppliedAction(origin: origin, tag: tag))
       contents.state = state
       if !origin.isLeader {
         contents.ledger.recordApplied(
@@ -68,10 +69,10 @@ final class LeaderHistory<State: Sendable>: Sendable {
     }
   }
 
-  /// Takes every recorded, unpublished delta with the state after them.
+  /// Takes every recorded, unpublished action with the state after them.
   func takeUnpublished() -> Batch {
     contents.withLock { contents in
-      let deltas = contents.unpublished
+      let actions = contents.unpublished
       contents.unpublished.removeAll(keepingCapacity: true)
       let forgotten = contents.ledger.evictIdle(now: contents.sequence)
       var changed: [String: ClientLedger.Entry] = [:]
@@ -80,13 +81,13 @@ final class LeaderHistory<State: Sendable>: Sendable {
       }
       contents.changedClients.removeAll(keepingCapacity: true)
       return Batch(
-        epoch: contents.epoch, deltas: deltas, sequence: contents.sequence, state: contents.state,
+        epoch: contents.epoch, actions: actions, sequence: contents.sequence, state: contents.state,
         ledger: contents.ledger, changedEntries: changed, forgotten: forgotten)
     }
   }
 
   /// Puts the history back to a committed point after a batch failed to commit: the batch's
-  /// deltas are dropped, and every action number the batch used (applied or rejected) stays
+  /// actions are dropped, and every action number the batch used (applied or rejected) stays
   /// used, now as rejected, so followers' numbering goes on.
   func rollBack(
     to sequence: UInt64, state: State, ledger: ClientLedger,
