@@ -10,14 +10,17 @@ private final class StoreHolder: Sendable {
   let dispatched = Atomic<Bool>(false)
 }
 
-@Suite("A leader publishes the actions it applies together as one delta", .serialized)
+@Suite("Delta grouping: one delta per action, or per batch of actions applied together")
 struct LeaderBatchingTests {
-  @Test(.timeLimit(.minutes(1)))
-  func actionsAppliedTogetherShareOneDeltaAndKeepTheirOwnSequences() async throws {
+  /// A leader whose validation hook, at the first forwarded action, dispatches five local
+  /// actions: it runs on the leader's thread while it handles the request, so they join that
+  /// request's batch, deterministically.
+  private func leaderDispatchingFiveWhileBusy(
+    grouping: LeaderConfiguration.DeltaGrouping
+  ) async throws -> Leader<TestState> {
     let holder = StoreHolder()
-    // The validation hook runs on the leader's thread while it handles a request: five local
-    // dispatches there join the forwarded action's batch, deterministically.
     let leader = try await makeLeader { configuration in
+      configuration.deltaGrouping = grouping
       configuration.validate = { _, _ in
         guard !holder.dispatched.exchange(true, ordering: .relaxed),
           let store = holder.store.withLock({ $0 })
@@ -27,6 +30,12 @@ struct LeaderBatchingTests {
       }
     }
     holder.store.withLock { $0 = leader.store }
+    return leader
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func groupedActionsShareOneDeltaAndKeepTheirOwnSequences() async throws {
+    let leader = try await leaderDispatchingFiveWhileBusy(grouping: .perBatch)
     let watcher = try await JSONFollower(
       configuration: FollowerConfiguration(leader: leader.controlEndpoint))
     let deltas = try await watcher.deltas()
@@ -47,6 +56,29 @@ struct LeaderBatchingTests {
     let statistics = try await leader.statistics()
     #expect(statistics.counters["deltasPublished"] == 1)
     #expect(statistics.counters["actionsApplied"] == 1)
+    await follower.stop()
+    await watcher.stop()
+    await leader.stop()
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func byDefaultEveryActionIsItsOwnDelta() async throws {
+    let leader = try await leaderDispatchingFiveWhileBusy(grouping: .perAction)
+    let watcher = try await JSONFollower(
+      configuration: FollowerConfiguration(leader: leader.controlEndpoint))
+    let deltas = try await watcher.deltas()
+    let follower = try await makeFollower(leader)
+
+    let receipt = try follower.send(Increment(by: 10))
+    #expect(try await receipt.applied() == 6)
+    var seen: [Delta] = []
+    for await (_, delta) in deltas {
+      seen.append(delta)
+      if delta.sequence == 6 { break }
+    }
+    #expect(seen.map(\.sequence) == Array(1...6))
+    #expect(seen.allSatisfy { $0.actions.count == 1 })
+    #expect(seen.last?.actions.first?.origin == Origin(client: follower.clientID, number: 1))
     await follower.stop()
     await watcher.stop()
     await leader.stop()

@@ -39,10 +39,8 @@ struct ReplicationTests {
     await leader.stop()
   }
 
-  /// The leader publishes one delta for the actions it applied together, so the subscriber may
-  /// skip states the leader passed through; it must never see one twice or go back.
   @Test(arguments: 0..<10)
-  func joiningWhileTheLeaderIsBusyNeverRepeatsOrGoesBack(round: Int) async throws {
+  func joiningWhileTheLeaderIsBusyLosesAndRepeatsNothing(round: Int) async throws {
     let leader = try await makeLeader()
     let busy = Task.detached {
       for _ in 0..<3000 { leader.store.dispatch(Increment()) }
@@ -58,7 +56,7 @@ struct ReplicationTests {
     let values = seen.all
     #expect(values.last == 3000)
     #expect(
-      zip(values, values.dropFirst()).allSatisfy { $1 > $0 },
+      zip(values, values.dropFirst()).allSatisfy { $1 == $0 + 1 },
       "round \(round): \(values.prefix(5))...")
     await follower.stop()
     await leader.stop()

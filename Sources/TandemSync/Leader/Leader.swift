@@ -64,9 +64,10 @@ public final class Leader<State: Codable & Sendable>: Sendable {
       epoch: start.epoch, sequence: start.sequence, state: start.state, ledger: start.ledger)
     let loop = try IOLoop(name: "tandem-leader")
     let journal = start.journal
+    let differ = LeaderDiffer()
     let engine = try await loop.submit { scope in
       let engine = try LeaderEngine(
-        scope: scope, store: store, registry: registry, history: history,
+        scope: scope, store: store, registry: registry, history: history, differ: differ,
         configuration: configuration, fingerprint: fingerprint, journal: journal,
         recentDeltas: start.recentDeltas)
       return LoopBound(engine, scope: scope)
@@ -82,7 +83,10 @@ public final class Leader<State: Codable & Sendable>: Sendable {
     self.fingerprint = fingerprint
     (controlEndpoint, updatesEndpoint) = endpoints
     store.setReductionObserver(
-      Self.recorder(history: history, registry: registry, loop: loop, engine: engine))
+      Self.recorder(
+        history: history, registry: registry,
+        differ: configuration.deltaGrouping == .perAction ? differ : nil, loop: loop,
+        engine: engine))
     Logger(label: "leader").info(
       "epoch \(start.epoch) at sequence \(start.sequence), control \(controlEndpoint), "
         + "updates \(updatesEndpoint)")
@@ -108,18 +112,19 @@ public final class Leader<State: Codable & Sendable>: Sendable {
     await loop.shutdown()
   }
 
-  /// The store's reduction observer: records each reduction in the history and wakes the loop
-  /// to diff and publish once per batch (unless it runs on the loop, which publishes after the
-  /// requests it handles).
+  /// The store's reduction observer: records each reduction in the history (diffed at once when
+  /// each action is its own delta) and wakes the loop to publish once per batch (unless it runs
+  /// on the loop, which publishes after the requests it handles).
   private static func recorder(
-    history: LeaderHistory<State>, registry: ActionRegistry, loop: IOLoop,
-    engine: LoopBound<LeaderEngine<State>>
+    history: LeaderHistory<State>, registry: ActionRegistry, differ: LeaderDiffer?,
+    loop: IOLoop, engine: LoopBound<LeaderEngine<State>>
   ) -> ReductionObserver<State> {
     { action, old, new, context in
-      guard old != nil else { return }
+      guard let old else { return }
       let origin = context as? Origin ?? .leader
       let tag = registry.tag(of: action) ?? ""
-      let wakeLoop = history.record(origin: origin, tag: tag, state: new)
+      let patch = differ?.patch(from: old, to: new)
+      let wakeLoop = history.record(origin: origin, tag: tag, patch: patch, state: new)
       // On the loop thread the action came from a request, and the loop flushes after the
       // requests it is handling: no wake-up needed.
       if wakeLoop, !loop.inLoopThread {

@@ -38,6 +38,9 @@ public struct LeaderConfiguration: Sendable {
   /// An application version folded into the schema fingerprint; change it when the state's
   /// or the actions' encoding changes in a way their types' shapes do not show.
   public var schemaVersion = "1"
+  /// Whether each applied action is its own delta (the default) or the actions applied
+  /// together share one.
+  public var deltaGrouping = DeltaGrouping.perAction
   /// Called on the leader's I/O thread for every forwarded action before it is applied; a
   /// returned ``Rejection`` refuses the action (its number is used up, nothing changes).
   public var validate: (@Sendable (_ action: any Action, _ origin: Origin) -> Rejection?)?
@@ -46,5 +49,19 @@ public struct LeaderConfiguration: Sendable {
   public init(control: String = "tcp://127.0.0.1:*", updates: String = "tcp://127.0.0.1:*") {
     self.control = control
     self.updates = updates
+  }
+
+  /// How the leader turns applied actions into published deltas.
+  public enum DeltaGrouping: Sendable, Equatable {
+    /// One delta per action, each with its own patch, diffed as the action is applied:
+    /// followers see every state the leader passes through.
+    case perAction
+    /// One delta for the actions applied between two publications (the requests that arrived
+    /// together, or local dispatches made while the leader was busy), diffed once from the
+    /// last published state. Each action keeps its own sequence, origin and tag, but followers
+    /// see only the state after the group. Under load this saves the leader a diff per action,
+    /// the followers a patch per action and the network a message per action; when actions
+    /// arrive one at a time it publishes exactly as ``perAction`` does.
+    case perBatch
   }
 }

@@ -9,8 +9,8 @@ struct SenderThroughput: Sendable {
   var actions: Int
   var senders: Int
   var window: Int
-  /// Whether each follower's replica store has a subscriber (then it shows every state, one
-  /// change per delta; without one, deltas that arrive together are one change).
+  /// Whether each follower's replica store has a subscriber (then it shows every published
+  /// state, one change per delta; without one, deltas that arrive together are one change).
   var subscribed = false
 
   /// Actions per second applied at the leader, and delivered to every replica, with a leader

@@ -34,19 +34,19 @@ final class LeaderEngine<State: Codable & Sendable> {
   /// The latest rejections per client, so a resent rejected action is rejected again.
   var recentRejections: [String: [UInt64: Rejection]] = [:]
   var counters = LeaderCounters()
-  /// Diffs each batch's state against the published one; each diff's new state is the next
-  /// one's old state, recorded once.
-  private var differ = StateDiffer()
+  /// Diffs each batch's state against the published one, when actions are grouped.
+  let differ: LeaderDiffer
   private var heartbeatTimer: LoopTimer?
 
   init(
     scope: LoopScope, store: Store<State>, registry: ActionRegistry,
-    history: LeaderHistory<State>, configuration: LeaderConfiguration, fingerprint: String,
+    history: LeaderHistory<State>, differ: LeaderDiffer, configuration: LeaderConfiguration, fingerprint: String,
     journal: Journal?, recentDeltas: [Delta]
   ) throws {
     self.store = store
     self.registry = registry
     self.history = history
+    self.differ = differ
     self.configuration = configuration
     self.fingerprint = fingerprint
     self.journal = journal
@@ -76,12 +76,12 @@ final class LeaderEngine<State: Codable & Sendable> {
     }
   }
 
-  /// Commits what the store recorded since the last flush as one delta (one transaction: group
-  /// commit), publishes it, then sends the replies that waited for it. A batch that fails to
-  /// commit is undone instead, and nothing of it is published.
+  /// Commits what the store recorded since the last flush (one transaction: group commit),
+  /// publishes it, then sends the replies that waited for it. A batch that fails to commit is
+  /// undone instead, and nothing of it is published.
   func flush() {
     let batch = history.takeUnpublished()
-    let deltas = batch.actions.isEmpty ? [] : [delta(of: batch)]
+    let deltas = deltas(of: batch)
     var snapshotDue = false
     if let journal, !deltas.isEmpty || !batch.changedEntries.isEmpty || !batch.forgotten.isEmpty {
       do {
@@ -107,15 +107,18 @@ final class LeaderEngine<State: Codable & Sendable> {
     if snapshotDue { writeJournalSnapshot() }
   }
 
-  /// The one delta of a batch's actions: the patch from the published state to the batch's.
-  private func delta(of batch: LeaderHistory<State>.Batch) -> Delta {
-    let patch: JSONPatch
-    do {
-      patch = try differ.patch(from: published.state, to: batch.state)
-    } catch {
-      fatalError("Tandem: the leader's state cannot be encoded canonically: \(error)")
+  /// The deltas of a batch's actions: one per action with the patches recorded as they were
+  /// applied, or one for all, diffed from the published state.
+  private func deltas(of batch: LeaderHistory<State>.Batch) -> [Delta] {
+    guard !batch.actions.isEmpty else { return [] }
+    guard batch.patches.isEmpty else {
+      let first = batch.sequence - UInt64(batch.actions.count) + 1
+      return zip(first..., zip(batch.actions, batch.patches)).map { sequence, recorded in
+        Delta(sequence: sequence, actions: [recorded.0], patch: recorded.1)
+      }
     }
-    return Delta(sequence: batch.sequence, actions: batch.actions, patch: patch.canonicalBytes())
+    let patch = differ.patch(from: published.state, to: batch.state)
+    return [Delta(sequence: batch.sequence, actions: batch.actions, patch: patch)]
   }
 
   /// Undoes a batch that did not commit: the store and the history go back to the last

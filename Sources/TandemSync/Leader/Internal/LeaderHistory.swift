@@ -3,10 +3,10 @@ import Synchronization
 /// What the store's drainer and the leader's I/O loop share: the sequence, the newest state,
 /// the exactly-once ledger, and what was recorded but not yet committed and published.
 ///
-/// The drainer records each reduction here (``record(origin:tag:state:)``) in the store's total
-/// order; the loop takes what was recorded (``takeUnpublished()``), diffs it once, commits and
-/// publishes it as one delta. Both sides hold the lock only for bookkeeping, never while
-/// encoding, writing or sending.
+/// The drainer records each reduction here (``record(origin:tag:patch:state:)``) in the store's
+/// total order, with its patch when each action is its own delta; the loop takes what was
+/// recorded (``takeUnpublished()``), commits and publishes it. Both sides hold the lock only for
+/// bookkeeping, never while encoding, writing or sending.
 final class LeaderHistory<State: Sendable>: Sendable {
   struct Contents {
     var epoch: Epoch
@@ -18,6 +18,8 @@ final class LeaderHistory<State: Sendable>: Sendable {
     /// Actions recorded since the loop last took a batch, in order: they took effect at the
     /// sequences just before and at ``sequence``.
     var unpublished: [AppliedAction] = []
+    /// The patch of each unpublished action, when actions are diffed one by one.
+    var unpublishedPatches: [Frame] = []
     /// Clients whose ledger entries changed since the loop last took a batch.
     var changedClients: Set<String> = []
   }
@@ -27,6 +29,8 @@ final class LeaderHistory<State: Sendable>: Sendable {
   struct Batch {
     var epoch: Epoch
     var actions: [AppliedAction]
+    /// Each action's patch, when they were diffed one by one; else empty.
+    var patches: [Frame]
     var sequence: UInt64
     var state: State
     var ledger: ClientLedger
@@ -43,13 +47,15 @@ final class LeaderHistory<State: Sendable>: Sendable {
     contents = Mutex(Contents(epoch: epoch, sequence: sequence, state: state, ledger: ledger))
   }
 
-  /// Records one reduction: the next sequence, the action, the new state and, for a follower's
-  /// action, the ledger entry. Returns whether it is the first unpublished action (so the
-  /// caller wakes the loop once per batch).
-  func record(origin: Origin, tag: String, state: State) -> Bool {
+  /// Records one reduction: the next sequence, the action with its patch (nil when the loop
+  /// diffs the batch as a whole), the new state and, for a follower's action, the ledger entry.
+  /// Returns whether it is the first unpublished action (so the caller wakes the loop once per
+  /// batch).
+  func record(origin: Origin, tag: String, patch: Frame?, state: State) -> Bool {
     contents.withLock { contents in
       contents.sequence += 1
       contents.unpublished.append(AppliedAction(origin: origin, tag: tag))
+      if let patch { contents.unpublishedPatches.append(patch) }
       contents.state = state
       if !origin.isLeader {
         contents.ledger.recordApplied(
@@ -73,7 +79,9 @@ final class LeaderHistory<State: Sendable>: Sendable {
   func takeUnpublished() -> Batch {
     contents.withLock { contents in
       let actions = contents.unpublished
+      let patches = contents.unpublishedPatches
       contents.unpublished.removeAll(keepingCapacity: true)
+      contents.unpublishedPatches.removeAll(keepingCapacity: true)
       let forgotten = contents.ledger.evictIdle(now: contents.sequence)
       var changed: [String: ClientLedger.Entry] = [:]
       for client in contents.changedClients {
@@ -81,7 +89,7 @@ final class LeaderHistory<State: Sendable>: Sendable {
       }
       contents.changedClients.removeAll(keepingCapacity: true)
       return Batch(
-        epoch: contents.epoch, actions: actions, sequence: contents.sequence, state: contents.state,
+        epoch: contents.epoch, actions: actions, patches: patches, sequence: contents.sequence, state: contents.state,
         ledger: contents.ledger, changedEntries: changed, forgotten: forgotten)
     }
   }
@@ -98,6 +106,7 @@ final class LeaderHistory<State: Sendable>: Sendable {
       contents.state = state
       contents.ledger = ledger
       contents.unpublished.removeAll()
+      contents.unpublishedPatches.removeAll()
       contents.changedClients.removeAll()
       for (client, entry) in usedNumbers {
         contents.ledger.recordRejected(client: client, number: entry.lastNumber, now: sequence)
