@@ -26,7 +26,7 @@ struct JournalAppendTests {
     try withTemporaryDirectory { directory in
       let journal = try makeJournal(in: directory)
       let deltas = [
-        Delta(sequence: 1, origin: .leader, tag: "", patch: []),
+        Delta(sequence: 1, origin: .leader, tag: "", patch: Array("[]".utf8)),
         Delta(
           sequence: 2, origin: Origin(client: "ünïcode-client", number: UInt64.max),
           tag: "app/rename", patch: [0, 1, 2, 255]),

@@ -11,11 +11,18 @@ extension Journal {
   /// changed, and the clients it forgot. This is the group commit unit: when it returns, the
   /// batch is as durable as the ``Durability`` promises; when it throws, nothing of it is stored.
   ///
+  /// Each delta takes one `deltas` row per action, in sequence order: the last row carries the
+  /// delta's patch, the rows before it (for a delta of several actions) an empty patch, which
+  /// reads as "this delta continues in the next row". ``deltas(from:)`` and ``recover()``
+  /// return the deltas grouped as they were appended.
+  ///
   /// - Parameters:
-  ///   - deltas: the batch's deltas, gapless, the first one at ``lastSequence`` + 1 (may be
-  ///     empty for a batch of rejections only).
+  ///   - deltas: the batch's deltas, gapless: the first one's ``Delta/firstSequence`` is
+  ///     ``lastSequence`` + 1, each next one's the previous one's ``Delta/sequence`` + 1 (may
+  ///     be empty for a batch of rejections only).
   ///   - ledger: the new entries of the clients whose entries the batch changed.
   ///   - forgetting: clients the leader evicted from its ledger.
+  /// - Precondition: no delta has an empty patch (a patch is a JSON array, never empty bytes).
   /// - Throws: ``JournalError/sequenceMismatch(expected:got:)`` (checked before anything is
   ///   written), ``JournalError/noBaseSnapshot(path:)`` before the first snapshot, or
   ///   ``JournalError/sqlite(path:_:)`` when the commit fails (disk full, I/O error...).
@@ -29,10 +36,13 @@ extension Journal {
       guard session.snapshotSequence != nil else { throw .noBaseSnapshot(path: session.path) }
       var expected = session.lastSequence + 1
       for delta in deltas {
-        guard delta.sequence == expected else {
-          throw .sequenceMismatch(expected: expected, got: delta.sequence)
+        guard delta.firstSequence == expected else {
+          throw .sequenceMismatch(expected: expected, got: delta.firstSequence)
         }
-        expected += 1
+        precondition(
+          !delta.patch.isEmpty,
+          "the delta at sequence \(delta.sequence) has an empty patch; a patch is a JSON array")
+        expected = delta.sequence + 1
       }
       if deltas.isEmpty && ledger.isEmpty && forgetting.isEmpty {
         return Commit(
@@ -46,13 +56,16 @@ extension Journal {
         let remove = try connection.statement(JournalSchema.deleteLedger)
         try connection.transaction { () throws(SQLiteError) in
           for delta in deltas {
-            try insert.run { (row: SQLiteStatement) throws(SQLiteError) in
-              try row.bind(delta.sequence, at: 1)
-              try row.bind(delta.actions[0].origin.client, at: 2)
-              try row.bind(delta.actions[0].origin.number, at: 3)
-              try row.bind(delta.actions[0].tag, at: 4)
-              try row.bind(delta.patch, at: 5)
-              _ = try row.step()
+            for (sequence, action) in delta.sequencedActions {
+              try insert.run { (row: SQLiteStatement) throws(SQLiteError) in
+                try row.bind(sequence, at: 1)
+                try row.bind(action.origin.client, at: 2)
+                try row.bind(action.origin.number, at: 3)
+                try row.bind(action.tag, at: 4)
+                // Only the delta's last row carries its patch; an empty one continues.
+                try row.bind(sequence == delta.sequence ? delta.patch : [], at: 5)
+                _ = try row.step()
+              }
             }
             bytes += delta.patch.count
           }
@@ -73,16 +86,16 @@ extension Journal {
           }
         }
       }
+      session.deltasSinceSnapshot += Int(expected - 1 - session.lastSequence)
       session.lastSequence = expected - 1
-      session.deltasSinceSnapshot += deltas.count
       session.bytesSinceSnapshot = session.bytesSinceSnapshot.map { $0 + bytes }
       return Commit(
         lastSequence: session.lastSequence, snapshotDue: try session.snapshotDue(policy))
     }
   }
 
-  /// Whether the snapshot policy asks for a snapshot now: there is none yet, or the deltas
-  /// appended since the latest one reach the policy's count or bytes.
+  /// Whether the snapshot policy asks for a snapshot now: there is none yet, or the sequences
+  /// (actions) or patch bytes appended since the latest one reach the policy's limits.
   public var shouldSnapshot: Bool {
     get throws(JournalError) {
       let policy = configuration.snapshotPolicy

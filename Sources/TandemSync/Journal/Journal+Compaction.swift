@@ -3,8 +3,8 @@ import CSQLite
 extension Journal {
   /// What a compaction removed.
   public struct Compaction: Sendable, Equatable {
-    /// Deltas removed (those more than ``Configuration/catchUpWindow`` behind the latest
-    /// snapshot).
+    /// Rows removed, one per sequence (action): the deltas that end more than
+    /// ``Configuration/catchUpWindow`` sequences behind the latest snapshot.
     public var deltasRemoved: Int
     /// Older snapshots removed (only the latest is kept).
     public var snapshotsRemoved: Int
@@ -15,7 +15,11 @@ extension Journal {
 
   /// Removes what recovery and catch-up no longer need: snapshots older than the latest, and
   /// deltas more than ``Configuration/catchUpWindow`` sequences behind it, in transactions of
-  /// at most 50,000 deltas; then checkpoints the log (`wal_checkpoint(TRUNCATE)`).
+  /// at most 50,000 rows; then checkpoints the log (`wal_checkpoint(TRUNCATE)`).
+  ///
+  /// Deltas are removed whole: when the window's edge falls inside a delta of several actions,
+  /// that delta is kept, so the oldest row kept always starts a delta (which
+  /// ``deltas(from:)`` relies on). Each transaction also ends on a delta's last row.
   ///
   /// - Parameter progress: called after each step with a line to show (for long runs).
   @discardableResult
@@ -39,9 +43,11 @@ extension Journal {
             try session.checkpoint(truncate: truncating)
           })
       }
-      let cutoff = Int64(bitPattern: snapshot > window ? snapshot - window : 0)
+      let edge = Int64(bitPattern: snapshot > window ? snapshot - window : 0)
       let connection = session.connection
       return try session.sqlite { () throws(SQLiteError) -> Compaction in
+        // Remove whole deltas only: the last removed row must close a delta.
+        let cutoff = try session.deltaEnd(atOrBefore: edge) ?? 0
         let snapshotsRemoved = try connection.transaction { () throws(SQLiteError) -> Int in
           let older = Int64(bitPattern: snapshot)
           try connection.execute("DELETE FROM snapshot_ledger WHERE snapshot < \(older)")
@@ -53,7 +59,14 @@ extension Journal {
         var removed: Int64 = 0
         var bound = oldest - 1
         while bound < cutoff {
-          bound = min(cutoff, bound + chunk)
+          // The chunk's last row closes a delta: the greatest such row within the chunk, or
+          // (for a delta longer than a chunk) the first after the previous bound.
+          let target = min(cutoff, bound + chunk)
+          if let end = try session.deltaEnd(atOrBefore: target), end > bound {
+            bound = end
+          } else {
+            bound = try session.deltaEnd(after: bound) ?? cutoff
+          }
           try connection.transaction { () throws(SQLiteError) in
             try connection.execute("DELETE FROM deltas WHERE sequence <= \(bound)")
             removed += connection.changes
@@ -103,6 +116,20 @@ extension Journal {
 }
 
 extension JournalSession {
+  /// The greatest sequence at most `sequence` whose row closes a delta (carries a patch).
+  func deltaEnd(atOrBefore sequence: Int64) throws(SQLiteError) -> Int64? {
+    try connection.integer(
+      "SELECT sequence FROM deltas WHERE sequence <= ?1 AND length(patch) > 0 "
+        + "ORDER BY sequence DESC LIMIT 1", binding: UInt64(bitPattern: sequence))
+  }
+
+  /// The least sequence after `sequence` whose row closes a delta (carries a patch).
+  func deltaEnd(after sequence: Int64) throws(SQLiteError) -> Int64? {
+    try connection.integer(
+      "SELECT sequence FROM deltas WHERE sequence > ?1 AND length(patch) > 0 "
+        + "ORDER BY sequence LIMIT 1", binding: UInt64(bitPattern: sequence))
+  }
+
   /// Runs a checkpoint; returns whether it copied the whole log (false when a reader held it).
   func checkpoint(truncate: Bool) throws(SQLiteError) -> Bool {
     var logFrames: Int32 = 0

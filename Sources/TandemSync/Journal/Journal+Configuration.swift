@@ -5,8 +5,9 @@ extension Journal {
     public var durability: Durability
     /// When a new snapshot is due; see ``Journal/shouldSnapshot``.
     public var snapshotPolicy: SnapshotPolicy
-    /// How many deltas compaction keeps behind the latest snapshot, so followers that are at
-    /// most this far behind it catch up from the journal instead of taking a snapshot.
+    /// How many sequences compaction keeps behind the latest snapshot, so followers that are at
+    /// most this far behind it catch up from the journal instead of taking a snapshot. The
+    /// oldest kept delta is kept whole, so a few more may stay.
     public var catchUpWindow: UInt64
     /// Whether ``Journal/writeSnapshot(sequence:hash:document:ledger:)`` compacts right after
     /// storing the snapshot (older snapshots and deltas outside the window are removed, then a
@@ -43,9 +44,14 @@ extension Journal {
     }
   }
 
-  /// When a snapshot is due: after this many deltas, or this many patch bytes, since the last.
+  /// When a snapshot is due: after this many sequences, or this many patch bytes, since the
+  /// last.
+  ///
+  /// The count is of sequences (actions, one journal row each), not of deltas: a delta of 10
+  /// actions counts 10, as it moves ``Journal/lastSequence`` by 10.
   public struct SnapshotPolicy: Sendable, Equatable {
-    /// A snapshot is due once this many deltas were appended since the latest one.
+    /// A snapshot is due once the deltas appended since the latest one span this many
+    /// sequences (actions).
     public var deltaCount: Int
     /// A snapshot is due once the deltas appended since the latest one hold this many patch
     /// bytes.

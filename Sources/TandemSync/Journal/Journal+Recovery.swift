@@ -1,10 +1,12 @@
 extension Journal {
   /// Reads back what a leader restarts from: the epoch, the latest snapshot, the deltas after
-  /// it (checked gapless from the snapshot's sequence + 1 to the last) and the current ledger.
+  /// it, grouped as they were appended (checked gapless from the snapshot's sequence + 1 to the
+  /// last), and the current ledger.
   ///
   /// - Throws: ``JournalError/gap(path:after:next:)`` naming where the deltas are not gapless;
-  ///   ``JournalError/corrupt(path:detail:)`` when deltas exist without any snapshot or SQLite
-  ///   finds the file damaged.
+  ///   ``JournalError/corrupt(path:detail:)`` when deltas exist without any snapshot, the
+  ///   snapshot falls inside a delta, the history ends inside a delta (its last rows have empty
+  ///   patches and no row closes them), or SQLite finds the file damaged.
   public func recover() throws(JournalError) -> JournalRecovery {
     try withSession { (session) throws(JournalError) -> JournalRecovery in
       let (snapshot, ledger) = try session.sqlite {
@@ -17,14 +19,23 @@ extension Journal {
           path: session.path,
           detail: "it holds deltas up to sequence \(session.lastSequence) but no snapshot")
       }
+      let baseOpensADelta = try session.sqlite { () throws(SQLiteError) -> Bool in
+        try session.connection.integer(
+          "SELECT length(patch) FROM deltas WHERE sequence = ?1", binding: base) != 0
+      }
+      guard baseOpensADelta else {
+        throw .corrupt(
+          path: session.path,
+          detail: "the latest snapshot, at sequence \(base), falls inside a delta (the row of "
+            + "sequence \(base) has an empty patch)")
+      }
       var deltas: [Delta] = []
-      deltas.reserveCapacity(Int(session.lastSequence - base))
       var previous = base
       var bytes = 0
       let path = session.path
       try session.forEachDelta(from: base + 1) { (delta) throws(JournalError) -> Bool in
-        guard delta.sequence == previous + 1 else {
-          throw .gap(path: path, after: previous, next: delta.sequence)
+        guard delta.firstSequence == previous + 1 else {
+          throw .gap(path: path, after: previous, next: delta.firstSequence)
         }
         previous = delta.sequence
         bytes += delta.patch.count
@@ -34,7 +45,7 @@ extension Journal {
       guard previous == session.lastSequence else {
         throw .gap(path: path, after: previous, next: nil)
       }
-      session.deltasSinceSnapshot = deltas.count
+      session.deltasSinceSnapshot = Int(previous - base)
       session.bytesSinceSnapshot = bytes
       return JournalRecovery(
         epoch: session.epoch, epochContinuity: session.epochContinuity, snapshot: snapshot,

@@ -12,8 +12,10 @@ extension Journal {
 
   /// Checks the journal thoroughly: SQLite's `integrity_check` of every page, the format and
   /// meta records, a snapshot present whenever there are deltas, the deltas gapless from the
-  /// oldest kept through the last (and reaching the latest snapshot), and the ledger not ahead
-  /// of the history. Reads every page, so it takes time on a large journal.
+  /// oldest kept through the last (and reaching the latest snapshot), every delta whole (the
+  /// history does not end inside a delta of several actions, and the latest snapshot is not
+  /// inside one), and the ledger not ahead of the history. Reads every page, so it takes time
+  /// on a large journal.
   ///
   /// - Parameter progress: called before each check with a line to show.
   public func verify(progress: (String) -> Void = { _ in }) throws(JournalError) -> Verification {
@@ -53,6 +55,9 @@ extension Journal {
       try check("deltas gapless") { () throws(SQLiteError) -> [String] in
         try session.gapProblems()
       }
+      try check("deltas whole") { () throws(SQLiteError) -> [String] in
+        try session.groupingProblems()
+      }
       try check("snapshot") { () throws(SQLiteError) -> [String] in
         try session.snapshotProblems()
       }
@@ -87,6 +92,33 @@ extension JournalSession {
           "deltas: gap after sequence \(previous): the next is \(next) "
             + "(\(previous + 1)...\(next - 1) missing)")
       }
+    }
+    return problems
+  }
+
+  /// Where a delta of several actions is cut: rows with an empty patch (which continue into
+  /// the next row's delta) after the last row that carries a patch, or at the latest
+  /// snapshot's sequence.
+  func groupingProblems() throws(SQLiteError) -> [String] {
+    var problems: [String] = []
+    try connection.statement(
+      """
+      SELECT min(sequence), max(sequence) FROM deltas WHERE sequence > coalesce(
+        (SELECT max(sequence) FROM deltas WHERE length(patch) > 0), 0)
+      """
+    ).run { (row: SQLiteStatement) throws(SQLiteError) in
+      guard try row.step(), !row.isNull(at: 0) else { return }
+      problems.append(
+        "deltas: the rows of sequences \(row.uint64(at: 0))...\(row.uint64(at: 1)) have empty "
+          + "patches but no later row closes their delta: the history ends inside a delta")
+    }
+    if let snapshot = snapshotSequence,
+      try connection.integer(
+        "SELECT length(patch) FROM deltas WHERE sequence = ?1", binding: snapshot) == 0
+    {
+      problems.append(
+        "snapshot: the latest snapshot, at sequence \(snapshot), falls inside a delta (its row "
+          + "has an empty patch)")
     }
     return problems
   }

@@ -8,8 +8,9 @@ public struct JournalRecovery: Sendable, Equatable {
   /// The latest snapshot; nil for a journal that has none yet (a new one), whose leader starts
   /// from its initial state and stores it with `writeSnapshot(sequence: 0, ...)`.
   public var snapshot: JournalSnapshot?
-  /// The deltas after the snapshot, gapless and in order: replay their patches onto the
-  /// snapshot's document.
+  /// The deltas after the snapshot, gapless and in order, grouped as they were appended (a
+  /// delta may apply several actions with one patch): replay their patches onto the
+  /// snapshot's document, one per delta.
   public var deltas: [Delta]
   /// The client ledger as of the last commit: the snapshot's ledger with every later change,
   /// rejections included (which no delta records). Set the leader's idle limit on it.

@@ -6,12 +6,15 @@ public struct JournalStats: Sendable, Equatable {
   public var formatVersion: Int64
   /// The durability this journal was opened with; nil when opened for reading.
   public var durability: Durability?
-  /// The oldest delta kept (nil when none is).
+  /// The oldest sequence kept, the first of a delta (nil when no delta is kept).
   public var oldestSequence: UInt64?
   /// The newest delta or snapshot sequence (0 for a new journal).
   public var lastSequence: UInt64
-  /// How many deltas are stored.
+  /// How many sequences (actions) the stored deltas span: one `deltas` row each.
   public var deltaCount: Int
+  /// How many deltas are stored, as they were appended (one patch each); fewer than
+  /// ``deltaCount`` when some deltas apply several actions.
+  public var patchCount: Int
   /// The patch bytes of the stored deltas.
   public var deltaBytes: Int
   /// The latest snapshot's sequence (nil when there is none).
@@ -22,7 +25,7 @@ public struct JournalStats: Sendable, Equatable {
   public var snapshotBytes: Int?
   /// How many snapshots are stored (1 after a compaction).
   public var snapshotCount: Int
-  /// Deltas appended since the latest snapshot.
+  /// Sequences (actions) appended since the latest snapshot, as the snapshot policy counts.
   public var deltasSinceSnapshot: Int
   /// Patch bytes appended since the latest snapshot.
   public var bytesSinceSnapshot: Int
@@ -49,7 +52,7 @@ extension Journal {
         var stats = JournalStats(
           epoch: session.epoch, formatVersion: try connection.integer("PRAGMA user_version") ?? 0,
           durability: session.durability, oldestSequence: nil,
-          lastSequence: session.lastSequence, deltaCount: 0, deltaBytes: 0,
+          lastSequence: session.lastSequence, deltaCount: 0, patchCount: 0, deltaBytes: 0,
           snapshotSequence: session.snapshotSequence, snapshotHash: nil, snapshotBytes: nil,
           snapshotCount: Int(try connection.integer("SELECT count(*) FROM snapshots") ?? 0),
           deltasSinceSnapshot: session.deltasSinceSnapshot,
@@ -62,11 +65,13 @@ extension Journal {
         stats.oldestSequence = try connection.integer("SELECT min(sequence) FROM deltas")
           .map { UInt64(bitPattern: $0) }
         try connection.statement(
-          "SELECT count(*), coalesce(sum(length(patch)), 0) FROM deltas"
+          "SELECT count(*), coalesce(sum(length(patch)), 0), "
+            + "coalesce(sum(length(patch) > 0), 0) FROM deltas"
         ).run { (row: SQLiteStatement) throws(SQLiteError) in
           _ = try row.step()
           stats.deltaCount = Int(row.int64(at: 0))
           stats.deltaBytes = Int(row.int64(at: 1))
+          stats.patchCount = Int(row.int64(at: 2))
         }
         try connection.statement(
           "SELECT hash, length(document) FROM snapshots ORDER BY sequence DESC LIMIT 1"

@@ -7,10 +7,12 @@ import TandemSync
   import Darwin
 #endif
 
-/// `tandem bench journal-store`: the journal alone, without a leader. Appends small deltas in
-/// batches of 1, 10, 100 and 1,000 per transaction under `full` and `normal` durability
-/// (deltas/s), then builds a journal of one million deltas and times its recovery (open +
-/// `recover()`, which reads and checks every delta after the snapshot).
+/// `tandem bench journal-store`: the journal alone, without a leader. Appends small one-action
+/// deltas in batches of 1, 10, 100 and 1,000 per transaction under `full` and `normal`
+/// durability (actions/s), then the same actions as deltas of 10 and 100 actions each (one
+/// patch per delta, as a leader publishes a batch), then builds a journal of one million
+/// one-action deltas and times its recovery (open + `recover()`, which reads and checks every
+/// delta after the snapshot).
 let journalStoreBenchmark = Command(
   name: "journal-store",
   summary: "Journal appends by batch size and durability; recovery of 1,000,000 deltas",
@@ -49,35 +51,45 @@ let journalStoreBenchmark = Command(
   }
 )
 
-/// A workload delta: a counter increment from one of three clients, about 50 bytes of patch.
-private func workloadDelta(_ sequence: UInt64) -> (Delta, String) {
-  let client = "client-\(sequence % 3 + 1)"
-  let patch = #"[{"op":"replace","path":"/count","value":\#(sequence)}]"#
-  let delta = Delta(
-    sequence: sequence, origin: Origin(client: client, number: sequence / 3 + 1),
-    tag: "counter/increment", patch: Array(patch.utf8))
-  return (delta, client)
+/// A workload delta of the `count` actions from sequence `first` on: counter increments from
+/// three clients, with one patch of about 50 bytes.
+private func workloadDelta(_ first: UInt64, actions count: Int) -> Delta {
+  let last = first + UInt64(count) - 1
+  let actions = (first...last).map { sequence in
+    AppliedAction(
+      origin: Origin(client: "client-\(sequence % 3 + 1)", number: sequence / 3 + 1),
+      tag: "counter/increment")
+  }
+  let patch = #"[{"op":"replace","path":"/count","value":\#(last)}]"#
+  return Delta(sequence: last, actions: actions, patch: Array(patch.utf8))
 }
 
-/// Appends `count` deltas after `journal.lastSequence` in batches of `batch`, each with the
-/// ledger entries of the clients it touched, as a leader's group commit does.
-private func appendWorkload(_ journal: Journal, count: Int, batch: Int) throws {
+/// Appends `count` actions after `journal.lastSequence` in commits of `batch` actions, as
+/// deltas of `grouped` actions each, every commit with the ledger entries of the clients it
+/// touched, as a leader's group commit does.
+private func appendWorkload(
+  _ journal: Journal, count: Int, batch: Int, grouped: Int = 1
+) throws {
   var next = journal.lastSequence + 1
   var remaining = count
   var deltas: [Delta] = []
   deltas.reserveCapacity(batch)
   while remaining > 0 {
-    let size = min(batch, remaining)
+    var size = min(batch, remaining)
+    remaining -= size
     deltas.removeAll(keepingCapacity: true)
     var ledger = ClientLedger()
-    for _ in 0..<size {
-      let (delta, client) = workloadDelta(next)
+    while size > 0 {
+      let delta = workloadDelta(next, actions: min(grouped, size))
+      for (sequence, action) in delta.sequencedActions {
+        ledger.recordApplied(
+          client: action.origin.client, number: action.origin.number, sequence: sequence)
+      }
       deltas.append(delta)
-      ledger.recordApplied(client: client, number: delta.actions[0].origin.number, sequence: next)
-      next += 1
+      size -= delta.actions.count
+      next = delta.sequence + 1
     }
     try journal.append(deltas, ledger: ledger.entries)
-    remaining -= size
   }
 }
 
@@ -85,11 +97,13 @@ private func benchmarkAppends(in directory: BenchmarkDirectory, runs: Int) throw
   var table = BenchmarkTable(
     title: "journal-store: appends (median of \(runs) runs)",
     columns: [
-      "durability", "batch", "deltas/run", "deltas/s", "commits/s", "min deltas/s", "CPU us/delta",
+      "durability", "actions/commit", "actions/delta", "actions/run", "actions/s", "commits/s",
+      "min actions/s", "CPU us/action",
     ])
+  let shapes = [(1, 1), (10, 1), (100, 1), (1_000, 1), (10, 10), (100, 100), (1_000, 100)]
   for durability in [Durability.full, .normal] {
-    for batch in [1, 10, 100, 1_000] {
-      let path = directory.path + "/append-\(durability)-\(batch).journal"
+    for (batch, grouped) in shapes {
+      let path = directory.path + "/append-\(durability)-\(batch)-\(grouped).journal"
       let journal = try Journal(
         path: path,
         configuration: .init(
@@ -100,15 +114,15 @@ private func benchmarkAppends(in directory: BenchmarkDirectory, runs: Int) throw
       let clock = BenchmarkClock(runs: runs)
       let cpuStart = processCPUSeconds()
       let rates = try clock.rate(operations: count) {
-        try appendWorkload(journal, count: count, batch: batch)
+        try appendWorkload(journal, count: count, batch: batch, grouped: grouped)
       }
-      let cpuPerDelta =
+      let cpuPerAction =
         (processCPUSeconds() - cpuStart) / Double((runs + clock.warmups) * count) * 1e6
       table.add([
-        "\(durability)", "\(batch)", BenchmarkTable.format(Double(count)),
+        "\(durability)", "\(batch)", "\(grouped)", BenchmarkTable.format(Double(count)),
         BenchmarkTable.format(rates.median), BenchmarkTable.format(rates.median / Double(batch)),
         BenchmarkTable.format(rates.values.min() ?? 0),
-        BenchmarkTable.format(cpuPerDelta, decimals: 2),
+        BenchmarkTable.format(cpuPerAction, decimals: 2),
       ])
       journal.close()
       directory.removeJournal(path)

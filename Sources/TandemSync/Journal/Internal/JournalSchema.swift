@@ -1,7 +1,9 @@
 /// The journal's file format: SQL, identifiers and version.
 ///
 /// Version 1 (see the Journal article in the DocC catalog for the meaning of every column):
-/// `meta` (key/value: epoch, format, session markers), `deltas` (one row per sequence),
+/// `meta` (key/value: epoch, format, session markers), `deltas` (one row per sequence, i.e.
+/// per action; a delta of several actions takes a row each, all but its last with an empty
+/// patch),
 /// `ledger` (the client ledger as of the last commit), `snapshots` and `snapshot_ledger`
 /// (the state document and the whole ledger at a sequence).
 enum JournalSchema {

@@ -15,7 +15,7 @@ final class JournalSession {
   var lastSequence: UInt64
   /// The sequence of the latest snapshot, if any.
   var snapshotSequence: UInt64?
-  /// Deltas stored after the latest snapshot.
+  /// Sequences (actions, one row each) stored after the latest snapshot.
   var deltasSinceSnapshot: Int
   /// Patch bytes stored after the latest snapshot; nil until counted (by ``recover()``, or on
   /// first need), which spares the open a scan of every delta.
@@ -109,6 +109,14 @@ final class JournalSession {
   // MARK: Reading rows
 
   /// Calls `body` with each delta from `sequence` on, in order, until it returns false.
+  ///
+  /// Rows are grouped back into the deltas appended: a row with an empty patch continues into
+  /// the next row's delta, and the first row with a patch closes it. `sequence` must be the
+  /// first sequence of a delta (the caller checks; see ``Journal/deltas(from:)``).
+  ///
+  /// - Throws: ``JournalError/gap(path:after:next:)`` when the rows of one delta skip a
+  ///   sequence; ``JournalError/corrupt(path:detail:)`` when the last rows have empty patches
+  ///   and no row closes their delta (a committed append never leaves that).
   func forEachDelta(
     from sequence: UInt64, _ body: (Delta) throws(JournalError) -> Bool
   ) throws(JournalError) {
@@ -118,22 +126,52 @@ final class JournalSession {
     } catch {
       throw JournalError(path: path, error)
     }
+    let path = path
     var failure: JournalError?
     do throws(SQLiteError) {
       try statement.run { (row: SQLiteStatement) throws(SQLiteError) in
         try row.bind(sequence, at: 1)
         var recent = RecentStrings()
+        // The actions of the delta being gathered, from `pendingFirst` on.
+        var pending: [AppliedAction] = []
+        var pendingFirst: UInt64 = 0
         while try row.step() {
-          let delta = Delta(
-            sequence: row.uint64(at: 0),
+          let rowSequence = row.uint64(at: 0)
+          let action = AppliedAction(
             origin: Origin(client: row.text(at: 1, reusing: &recent), number: row.uint64(at: 2)),
-            tag: row.text(at: 3, reusing: &recent), patch: row.blob(at: 4))
+            tag: row.text(at: 3, reusing: &recent))
+          let expected = pendingFirst &+ UInt64(pending.count)
+          if !pending.isEmpty, rowSequence != expected {
+            failure = .gap(path: path, after: expected - 1, next: rowSequence)
+            return
+          }
+          let patch = row.blob(at: 4)
+          if patch.isEmpty {
+            if pending.isEmpty { pendingFirst = rowSequence }
+            pending.append(action)
+            continue
+          }
+          let delta: Delta
+          if pending.isEmpty {
+            delta = Delta(sequence: rowSequence, actions: [action], patch: patch)
+          } else {
+            pending.append(action)
+            delta = Delta(sequence: rowSequence, actions: pending, patch: patch)
+            pending.removeAll(keepingCapacity: true)
+          }
           do throws(JournalError) {
             guard try body(delta) else { return }
           } catch {
             failure = error
             return
           }
+        }
+        if !pending.isEmpty {
+          let last = pendingFirst + UInt64(pending.count) - 1
+          failure = .corrupt(
+            path: path,
+            detail: "the rows of sequences \(pendingFirst)...\(last) have empty patches but no "
+              + "later row closes their delta with its patch: the history ends inside a delta")
         }
       }
     } catch {
