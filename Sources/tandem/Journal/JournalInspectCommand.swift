@@ -35,12 +35,13 @@ func inspectText(path: String, _ stats: JournalStats) -> String {
     ("last sequence", "\(stats.lastSequence)"),
     (
       "deltas",
-      "\(range): \(stats.deltaCount) deltas, \(JournalOutput.size(stats.deltaBytes)) of patches"
+      "\(range): \(stats.patchCount) deltas of \(stats.deltaCount) actions, "
+        + "\(JournalOutput.size(stats.deltaBytes)) of patches"
     ),
     ("snapshot", snapshot),
     (
       "since snapshot",
-      "\(stats.deltasSinceSnapshot) deltas, \(JournalOutput.size(stats.bytesSinceSnapshot))"
+      "\(stats.deltasSinceSnapshot) actions, \(JournalOutput.size(stats.bytesSinceSnapshot))"
     ),
     ("clients", "\(stats.clientCount)"),
     (
@@ -72,6 +73,7 @@ func inspectJSON(path: String, _ stats: JournalStats) -> String {
     ("oldestSequence", JournalOutput.number(stats.oldestSequence)),
     ("lastSequence", "\(stats.lastSequence)"),
     ("deltaCount", "\(stats.deltaCount)"),
+    ("patchCount", "\(stats.patchCount)"),
     ("deltaBytes", "\(stats.deltaBytes)"),
     ("snapshot", snapshot),
     ("snapshotCount", "\(stats.snapshotCount)"),
