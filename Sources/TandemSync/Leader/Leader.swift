@@ -3,13 +3,14 @@ import Tandem
 import ZeroMQ
 
 /// The process that owns the authoritative state: it applies every action, its own and its
-/// followers', in one total order, and publishes each resulting state delta.
+/// followers', in one total order, and publishes the resulting state deltas.
 ///
 /// Wrap a ``Tandem/Store`` whose state is `Codable`; dispatch to it as usual from any thread.
-/// The leader numbers each applied action (the sequence), turns it into an RFC 6902 patch of the
-/// state's canonical JSON, and publishes it to every ``Follower``; followers' actions arrive on
-/// its control socket, are decoded through the ``Tandem/ActionRegistry`` and applied exactly
-/// once.
+/// The leader numbers each applied action (the sequence), turns its change into an RFC 6902
+/// patch of the state's canonical JSON (one ``Delta`` per action, or per batch of actions applied
+/// together: ``LeaderConfiguration/deltaGrouping``), and publishes it to every ``Follower``;
+/// followers' actions arrive on its control socket, are decoded through the
+/// ``Tandem/ActionRegistry`` and applied exactly once.
 ///
 /// ```swift
 /// let store = Store<Counter>(reducer: counterReducer, state: Counter())

@@ -10,8 +10,9 @@ import TandemSync
 /// 2. the time for a new follower to join a state of about 1 MB;
 /// 3. throughput: three follower processes, each sending with a window of unacknowledged
 ///    actions, counted as applied at the leader and as delivered to every replica (on a state of
-///    `--throughput-items` items, 100 by default); once with replica stores that nobody
-///    subscribes to, once with a subscriber on each (every state shown);
+///    `--throughput-items` items, 100 by default); with a delta per action and with a delta per
+///    batch, each once with replica stores that nobody subscribes to and once with a subscriber
+///    on each (every published state shown);
 /// 4. latency: one follower process, `send` to `receipt.applied()`, p50 and p99, beside a raw
 ///    ZeroMQ DEALER to ROUTER round trip between two processes (same state).
 /// Durability is off (no journal). Helper processes are this executable with `--worker`.
@@ -74,22 +75,27 @@ struct SyncBenchmark: Sendable {
       format(joins, 1), "<= 200",
     ])
 
-    for subscribed in [false, true] {
+    let loads: [(LeaderConfiguration.DeltaGrouping, subscribed: Bool)] = [
+      (.perAction, false), (.perAction, true), (.perBatch, false), (.perBatch, true),
+    ]
+    for (grouping, subscribed) in loads {
       var applied: [Double] = []
       var delivered: [Double] = []
       let load = SenderThroughput(
         items: throughputItems, actions: actions, senders: senders, window: window,
         subscribed: subscribed)
       for run in 0...runs {
-        let (atLeader, everywhere) = try await load.measure()
+        let (atLeader, everywhere) = try await load.measure { $0.deltaGrouping = grouping }
         if run > 0 {
           applied.append(atLeader)
           delivered.append(everywhere)
         }
       }
-      let replicas = subscribed ? "replicas with a subscriber" : "replicas without subscribers"
+      let deltas = grouping == .perAction ? "a delta per action" : "a delta per batch"
+      let replicas = subscribed ? "replicas with a subscriber" : "no subscribers"
       table.add([
-        "\(senders) senders, window \(window), \(throughputItems) items, \(replicas):", "", "",
+        "\(senders) senders, window \(window), \(throughputItems) items, \(deltas), \(replicas):",
+        "", "",
       ])
       table.add(["  applied at leader (actions/s)", format(applied), ">= 30,000"])
       table.add(["  delivered to every replica (actions/s)", format(delivered), ">= 30,000"])

@@ -40,7 +40,8 @@ final class LeaderEngine<State: Codable & Sendable> {
 
   init(
     scope: LoopScope, store: Store<State>, registry: ActionRegistry,
-    history: LeaderHistory<State>, differ: LeaderDiffer, configuration: LeaderConfiguration, fingerprint: String,
+    history: LeaderHistory<State>, differ: LeaderDiffer, configuration: LeaderConfiguration,
+    fingerprint: String,
     journal: Journal?, recentDeltas: [Delta]
   ) throws {
     self.store = store

@@ -89,7 +89,8 @@ final class LeaderHistory<State: Sendable>: Sendable {
       }
       contents.changedClients.removeAll(keepingCapacity: true)
       return Batch(
-        epoch: contents.epoch, actions: actions, patches: patches, sequence: contents.sequence, state: contents.state,
+        epoch: contents.epoch, actions: actions, patches: patches, sequence: contents.sequence,
+        state: contents.state,
         ledger: contents.ledger, changedEntries: changed, forgotten: forgotten)
     }
   }
