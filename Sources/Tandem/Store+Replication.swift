@@ -1,7 +1,8 @@
 /// Called by the drainer after each reducer application, before subscribers are notified.
 ///
-/// `oldState` is `nil` only for the init action of a store created without a state; `context`
-/// is the one the action was dispatched in (``Store/dispatch(_:context:)``), if any.
+/// `oldState` is `nil` for the init action of a store created without a state, and for every
+/// action when the observer was installed without the old state; `context` is the one the
+/// action was dispatched in (``Store/dispatch(_:context:)``), if any.
 package typealias ReductionObserver<State> =
   @Sendable (
     _ action: any Action, _ oldState: State?, _ newState: State, _ context: (any Sendable)?
@@ -74,13 +75,18 @@ extension Store {
   /// application with the action, the previous state and the new state, in the total order of
   /// dispatches, before the subscribers of that state are notified.
   ///
-  /// While an observer is installed, the store keeps the previous state for it, so an in-place
-  /// reducer copies copy-on-write storage it mutates: the cost of having both states to diff.
+  /// While an observer that `seesOldState` is installed, the store keeps the previous state for
+  /// it, so an in-place reducer copies copy-on-write storage it mutates: the cost of having both
+  /// states to diff. Without the old state (nil for it) an in-place reducer mutates as without
+  /// an observer, as long as the observer keeps no copy of the new state either.
   /// The observer runs on the draining thread without a lock held; it may read ``state`` (the new
   /// state) but should not dispatch (that would be queued behind the current round).
-  package func setReductionObserver(_ observer: ReductionObserver<State>?) {
+  package func setReductionObserver(
+    _ observer: ReductionObserver<State>?, seesOldState: Bool = true
+  ) {
     core.withLock { core in
       reductionObserver = observer
+      reductionObserverSeesOldState = seesOldState
       core.hasReductionObserver = observer != nil
     }
   }

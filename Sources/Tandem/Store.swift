@@ -56,6 +56,8 @@ open class Store<State: Sendable>: StoreType, @unchecked Sendable {
   @exclusivity(unchecked) final var middlewareStorage: [Middleware<State>] = []
   /// Called after each reducer application; guarded by `core`.
   @exclusivity(unchecked) final var reductionObserver: ReductionObserver<State>?
+  /// Whether the observer gets the state before each reduction; guarded by `core`.
+  @exclusivity(unchecked) final var reductionObserverSeesOldState = true
 
   /// Creates a store with a ReSwift-style reducer.
   ///

@@ -77,6 +77,29 @@ import Testing
     #expect(transitions.values == (0..<1000).map { [$0, $0 + 1] })
   }
 
+  @Test(arguments: [false, true])
+  func anObserverWithoutTheOldStateLetsAnInPlaceReducerKeepItsStorage(seesOldState: Bool) {
+    struct Numbers: Sendable { var values = Array(0..<1000) }
+    struct Bump: Action {}
+    let copies = Mutex(0)
+    let store = Store(
+      reducer: { (state: inout Numbers, _: any Action) in
+        let before = state.values.withUnsafeBufferPointer { $0.baseAddress }
+        state.values[0] += 1
+        if state.values.withUnsafeBufferPointer({ $0.baseAddress }) != before {
+          copies.withLock { $0 += 1 }
+        }
+      }, state: Numbers())
+    let oldStates = Mutex<[Int?]>([])
+    store.setReductionObserver(
+      { _, old, _, _ in oldStates.withLock { $0.append(old?.values[0]) } },
+      seesOldState: seesOldState)
+    for _ in 0..<3 { store.dispatch(Bump()) }
+    #expect(oldStates.withLock { $0 } == (seesOldState ? [0, 1, 2] : [nil, nil, nil]))
+    #expect(copies.withLock { $0 } == (seesOldState ? 3 : 0))
+    #expect(store.state.values[0] == 3)
+  }
+
   @Test func observerGetsNilOldStateForTheInitAction() {
     // The observer cannot be installed before the init, so check through a replaced store:
     // a store created without a state reports its init action with no old state.

@@ -195,8 +195,10 @@ extension Store {
   /// the function that uses it.
   @inline(never)
   private func applyObserved(_ action: any Action, context: (any Sendable)?) {
-    let observer = core.withLock { _ in reductionObserver }
-    let oldState = observer == nil ? nil : cell.value
+    let (observer, seesOldState) = core.withLock { _ in
+      (reductionObserver, reductionObserverSeesOldState)
+    }
+    let oldState = observer == nil || !seesOldState ? nil : cell.value
     reduce(action)
     let subscriptions = endReduction(mayEndDrain: false) ?? []
     if let observer, let newState = cell.value {

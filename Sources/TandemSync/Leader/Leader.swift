@@ -61,14 +61,15 @@ public final class Leader<State: Codable & Sendable>: Sendable {
     let start = try LeaderStart(
       initial: initial, configuration: configuration, log: Logger(label: "leader"))
     if start.recovered { store.replaceState(start.state) }
-    let history = LeaderHistory(
-      epoch: start.epoch, sequence: start.sequence, state: start.state, ledger: start.ledger)
+    let history = LeaderHistory<State>(
+      epoch: start.epoch, sequence: start.sequence, ledger: start.ledger)
     let loop = try IOLoop(name: "tandem-leader")
     let journal = start.journal
     let differ = LeaderDiffer()
     let engine = try await loop.submit { scope in
       let engine = try LeaderEngine(
-        scope: scope, store: store, registry: registry, history: history, differ: differ,
+        scope: scope, store: store, registry: registry, history: history, state: start.state,
+        differ: differ,
         configuration: configuration, fingerprint: fingerprint, journal: journal,
         recentDeltas: start.recentDeltas)
       return LoopBound(engine, scope: scope)
@@ -83,11 +84,12 @@ public final class Leader<State: Codable & Sendable>: Sendable {
     self.epoch = start.epoch
     self.fingerprint = fingerprint
     (controlEndpoint, updatesEndpoint) = endpoints
+    let perAction = configuration.deltaGrouping == .perAction
     store.setReductionObserver(
       Self.recorder(
-        history: history, registry: registry,
-        differ: configuration.deltaGrouping == .perAction ? differ : nil, loop: loop,
-        engine: engine))
+        history: history, registry: registry, differ: perAction ? differ : nil, loop: loop,
+        engine: engine),
+      seesOldState: perAction)
     Logger(label: "leader").info(
       "epoch \(start.epoch) at sequence \(start.sequence), control \(controlEndpoint), "
         + "updates \(updatesEndpoint)")
@@ -113,19 +115,25 @@ public final class Leader<State: Codable & Sendable>: Sendable {
     await loop.shutdown()
   }
 
-  /// The store's reduction observer: records each reduction in the history (diffed at once when
-  /// each action is its own delta) and wakes the loop to publish once per batch (unless it runs
-  /// on the loop, which publishes after the requests it handles).
+  /// The store's reduction observer: records each reduction in the history, diffed at once
+  /// with `differ` when each action is its own delta (then the store keeps the old state for
+  /// it), and wakes the loop to publish once per batch (unless it runs on the loop, which
+  /// publishes after the requests it handles). It keeps no copy of the state, so without a
+  /// differ the store's reducer changes the state in place.
   private static func recorder(
     history: LeaderHistory<State>, registry: ActionRegistry, differ: LeaderDiffer?,
     loop: IOLoop, engine: LoopBound<LeaderEngine<State>>
   ) -> ReductionObserver<State> {
     { action, old, new, context in
-      guard let old else { return }
       let origin = context as? Origin ?? .leader
       let tag = registry.tag(of: action) ?? ""
-      let patch = differ?.patch(from: old, to: new)
-      let wakeLoop = history.record(origin: origin, tag: tag, patch: patch, state: new)
+      var patch: Frame?
+      if let differ {
+        // The leader's store always has a state, so the old one is there.
+        guard let old else { preconditionFailure("a leader's store without a state") }
+        patch = differ.patch(from: old, to: new)
+      }
+      let wakeLoop = history.record(origin: origin, tag: tag, patch: patch)
       // On the loop thread the action came from a request, and the loop flushes after the
       // requests it is handling: no wake-up needed.
       if wakeLoop, !loop.inLoopThread {

@@ -62,9 +62,11 @@ public struct Delta: Sendable, Equatable {
     }
     var actions: [AppliedAction] = []
     actions.reserveCapacity(Int(count))
+    var recent = RecentStrings()
     for _ in 0..<count {
-      let origin = Origin(client: try reader.text("origin"), number: try reader.integer("number"))
-      actions.append(AppliedAction(origin: origin, tag: try reader.text("tag")))
+      let origin = Origin(
+        client: try reader.text("origin", reusing: &recent), number: try reader.integer("number"))
+      actions.append(AppliedAction(origin: origin, tag: try reader.text("tag", reusing: &recent)))
     }
     self.init(sequence: sequence, actions: actions, patch: try reader.bytes("patch"))
   }

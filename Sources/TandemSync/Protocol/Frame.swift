@@ -38,11 +38,20 @@ struct FrameReader {
 
   /// The next frame as UTF-8 text of at most `limit` bytes.
   mutating func text(_ field: String, limit: Int = 256) throws(ProtocolViolation) -> String {
+    var recent = RecentStrings()
+    return try text(field, limit: limit, reusing: &recent)
+  }
+
+  /// The next frame as UTF-8 text of at most `limit` bytes, the same string as before when
+  /// `recent` has seen the same bytes (the client ids and tags of a delta's actions repeat).
+  mutating func text(
+    _ field: String, limit: Int = 256, reusing recent: inout RecentStrings
+  ) throws(ProtocolViolation) -> String {
     let frame = try next(field)
     guard frame.count <= limit else {
       throw ProtocolViolation("\(command): \(field) is longer than \(limit) bytes")
     }
-    guard let text = String(validating: frame, as: UTF8.self) else {
+    guard let text = frame.withUnsafeBufferPointer({ recent.validString($0) }) else {
       throw ProtocolViolation("\(command): \(field) is not valid UTF-8")
     }
     return text

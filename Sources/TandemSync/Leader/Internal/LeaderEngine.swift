@@ -40,7 +40,8 @@ final class LeaderEngine<State: Codable & Sendable> {
 
   init(
     scope: LoopScope, store: Store<State>, registry: ActionRegistry,
-    history: LeaderHistory<State>, differ: LeaderDiffer, configuration: LeaderConfiguration,
+    history: LeaderHistory<State>, state: State, differ: LeaderDiffer,
+    configuration: LeaderConfiguration,
     fingerprint: String,
     journal: Journal?, recentDeltas: [Delta]
   ) throws {
@@ -53,7 +54,7 @@ final class LeaderEngine<State: Codable & Sendable> {
     self.journal = journal
     backlog = Backlog(maxCount: configuration.backlogCount, maxBytes: configuration.backlogBytes)
     for delta in recentDeltas { backlog.append(delta) }
-    published = history.read { ($0.sequence, $0.state, $0.ledger) }
+    published = history.read { ($0.sequence, state, $0.ledger) }
 
     updates = try scope.makeSocket(.xpub)
     try updates.set(.xpubVerbose, true)
@@ -81,7 +82,7 @@ final class LeaderEngine<State: Codable & Sendable> {
   /// publishes it, then sends the replies that waited for it. A batch that fails to commit is
   /// undone instead, and nothing of it is published.
   func flush() {
-    let batch = history.takeUnpublished()
+    let batch = takeUnpublished()
     let deltas = deltas(of: batch)
     var snapshotDue = false
     if let journal, !deltas.isEmpty || !batch.changedEntries.isEmpty || !batch.forgotten.isEmpty {
@@ -108,6 +109,19 @@ final class LeaderEngine<State: Codable & Sendable> {
     if snapshotDue { writeJournalSnapshot() }
   }
 
+  /// What the store recorded since the last flush, with the store's state after it: read inside
+  /// the store's drain (waiting for a reduction or notification round in progress), so the
+  /// state matches the recorded actions exactly.
+  private func takeUnpublished() -> LeaderHistory<State>.Batch {
+    var batch: LeaderHistory<State>.Batch?
+    store.modifyState { [history] state in
+      batch = history.takeUnpublished(state: state)
+      return false
+    }
+    guard let batch else { preconditionFailure("the store did not run a state access") }
+    return batch
+  }
+
   /// The deltas of a batch's actions: one per action with the patches recorded as they were
   /// applied, or one for all, diffed from the published state.
   private func deltas(of batch: LeaderHistory<State>.Batch) -> [Delta] {
@@ -131,7 +145,7 @@ final class LeaderEngine<State: Codable & Sendable> {
       "the journal refused a batch of \(batch.actions.count) actions (\(error)); "
         + "undoing it: the state goes back to sequence \(published.sequence)")
     history.rollBack(
-      to: published.sequence, state: published.state, ledger: published.ledger,
+      to: published.sequence, ledger: published.ledger,
       usedNumbers: batch.changedEntries)
     store.replaceState(published.state)
     let rejection = Rejection(
