@@ -19,6 +19,24 @@ private func groupedDeltas(_ ranges: ClosedRange<UInt64>...) -> [Delta] {
   ranges.map(groupedDelta)
 }
 
+/// A journal in `directory` holding deltas 1 and 2...4 (and a snapshot at 4 if `snapshot`),
+/// closed, damaged by `sql`, and opened again; with its path.
+private func damagedJournal(
+  in directory: String, snapshot: Bool = false, _ sql: String
+) throws -> (Journal, String) {
+  let path = directory + "/leader.journal"
+  do {
+    let journal = try makeJournal(in: directory)
+    try journal.append(groupedDeltas(1...1, 2...4))
+    if snapshot {
+      try journal.writeSnapshot(sequence: 4, hash: 1, document: [1], ledger: ClientLedger())
+    }
+    journal.close()
+  }
+  try alterJournal(path, sql)
+  return (try Journal(path: path, configuration: .init(durability: .normal)), path)
+}
+
 @Suite("Journal: deltas of several actions")
 struct JournalGroupedDeltaTests {
   @Test func mixedDeltasRoundTripThroughRecoveryAndCatchUp() throws {
@@ -162,15 +180,9 @@ struct JournalGroupedDeltaTests {
 
   @Test func aHistoryEndingInsideADeltaIsCorrupt() throws {
     try withTemporaryDirectory { directory in
-      let path = directory + "/leader.journal"
-      do {
-        let journal = try makeJournal(in: directory)
-        try journal.append(groupedDeltas(1...1, 2...4))
-        journal.close()
-      }
       // The closing row loses its patch: rows 2...4 continue into a delta that never ends.
-      try alterJournal(path, "UPDATE deltas SET patch = X'' WHERE sequence = 4")
-      let journal = try Journal(path: path, configuration: .init(durability: .normal))
+      let (journal, path) = try damagedJournal(
+        in: directory, "UPDATE deltas SET patch = X'' WHERE sequence = 4")
       let error = JournalError.corrupt(
         path: path,
         detail: "the rows of sequences 2...4 have empty patches but no later row closes their "
@@ -188,14 +200,8 @@ struct JournalGroupedDeltaTests {
 
   @Test func namesAGapInsideADelta() throws {
     try withTemporaryDirectory { directory in
-      let path = directory + "/leader.journal"
-      do {
-        let journal = try makeJournal(in: directory)
-        try journal.append(groupedDeltas(1...1, 2...4))
-        journal.close()
-      }
-      try alterJournal(path, "DELETE FROM deltas WHERE sequence = 3")
-      let journal = try Journal(path: path, configuration: .init(durability: .normal))
+      let (journal, path) = try damagedJournal(
+        in: directory, "DELETE FROM deltas WHERE sequence = 3")
       #expect(throws: JournalError.gap(path: path, after: 2, next: 4)) {
         try journal.recover()
       }
@@ -204,15 +210,8 @@ struct JournalGroupedDeltaTests {
 
   @Test func aSnapshotInsideADeltaIsCorrupt() throws {
     try withTemporaryDirectory { directory in
-      let path = directory + "/leader.journal"
-      do {
-        let journal = try makeJournal(in: directory)
-        try journal.append(groupedDeltas(1...1, 2...4))
-        try journal.writeSnapshot(sequence: 4, hash: 1, document: [1], ledger: ClientLedger())
-        journal.close()
-      }
-      try alterJournal(path, "UPDATE snapshots SET sequence = 3 WHERE sequence = 4")
-      let journal = try Journal(path: path, configuration: .init(durability: .normal))
+      let (journal, path) = try damagedJournal(
+        in: directory, snapshot: true, "UPDATE snapshots SET sequence = 3 WHERE sequence = 4")
       #expect(
         throws: JournalError.corrupt(
           path: path,

@@ -33,18 +33,29 @@ struct LeaderBatchingTests {
     return leader
   }
 
-  @Test(.timeLimit(.minutes(1)))
-  func groupedActionsShareOneDeltaAndKeepTheirOwnSequences() async throws {
-    let leader = try await leaderDispatchingFiveWhileBusy(grouping: .perBatch)
+  /// A leader as above, a JSON follower watching its deltas, and a follower whose action 1 the
+  /// leader applied after its five own: the receipt resolves at sequence 6 either way.
+  private func sendDuringFiveLocalActions(
+    grouping: LeaderConfiguration.DeltaGrouping
+  ) async throws -> (
+    leader: Leader<TestState>, watcher: JSONFollower, follower: Follower<TestState>,
+    deltas: AsyncStream<(Epoch, Delta)>
+  ) {
+    let leader = try await leaderDispatchingFiveWhileBusy(grouping: grouping)
     let watcher = try await JSONFollower(
       configuration: FollowerConfiguration(leader: leader.controlEndpoint))
     let deltas = try await watcher.deltas()
     let follower = try await makeFollower(leader)
-
     let receipt = try follower.send(Increment(by: 10))
     #expect(try await receipt.applied() == 6)
     #expect(follower.store.state.counter == 15)
+    return (leader, watcher, follower, deltas)
+  }
 
+  @Test(.timeLimit(.minutes(1)))
+  func groupedActionsShareOneDeltaAndKeepTheirOwnSequences() async throws {
+    let (leader, watcher, follower, deltas) = try await sendDuringFiveLocalActions(
+      grouping: .perBatch)
     var iterator = deltas.makeAsyncIterator()
     let (_, delta) = try #require(await iterator.next())
     #expect(delta.sequence == 6)
@@ -63,14 +74,8 @@ struct LeaderBatchingTests {
 
   @Test(.timeLimit(.minutes(1)))
   func byDefaultEveryActionIsItsOwnDelta() async throws {
-    let leader = try await leaderDispatchingFiveWhileBusy(grouping: .perAction)
-    let watcher = try await JSONFollower(
-      configuration: FollowerConfiguration(leader: leader.controlEndpoint))
-    let deltas = try await watcher.deltas()
-    let follower = try await makeFollower(leader)
-
-    let receipt = try follower.send(Increment(by: 10))
-    #expect(try await receipt.applied() == 6)
+    let (leader, watcher, follower, deltas) = try await sendDuringFiveLocalActions(
+      grouping: .perAction)
     var seen: [Delta] = []
     for await (_, delta) in deltas {
       seen.append(delta)
