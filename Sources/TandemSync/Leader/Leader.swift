@@ -61,15 +61,14 @@ public final class Leader<State: Codable & Sendable>: Sendable {
     let start = try LeaderStart(
       initial: initial, configuration: configuration, log: Logger(label: "leader"))
     if start.recovered { store.replaceState(start.state) }
-    let history = LeaderHistory<State>(
-      epoch: start.epoch, sequence: start.sequence, ledger: start.ledger)
+    let history = LeaderHistory(
+      epoch: start.epoch, sequence: start.sequence, state: start.state, ledger: start.ledger)
     let loop = try IOLoop(name: "tandem-leader")
     let journal = start.journal
     let differ = LeaderDiffer()
     let engine = try await loop.submit { scope in
       let engine = try LeaderEngine(
-        scope: scope, store: store, registry: registry, history: history, state: start.state,
-        differ: differ,
+        scope: scope, store: store, registry: registry, history: history, differ: differ,
         configuration: configuration, fingerprint: fingerprint, journal: journal,
         recentDeltas: start.recentDeltas)
       return LoopBound(engine, scope: scope)
@@ -116,10 +115,10 @@ public final class Leader<State: Codable & Sendable>: Sendable {
   }
 
   /// The store's reduction observer: records each reduction in the history, diffed at once
-  /// with `differ` when each action is its own delta (then the store keeps the old state for
-  /// it), and wakes the loop to publish once per batch (unless it runs on the loop, which
-  /// publishes after the requests it handles). It keeps no copy of the state, so without a
-  /// differ the store's reducer changes the state in place.
+  /// with `differ` (with the new state) when each action is its own delta (then the store keeps
+  /// the old state for it), and wakes the loop to publish once per batch (unless it runs on the
+  /// loop, which publishes after the requests it handles). Without a differ it keeps no copy of
+  /// the state, so the store's reducer changes the state in place.
   private static func recorder(
     history: LeaderHistory<State>, registry: ActionRegistry, differ: LeaderDiffer?,
     loop: IOLoop, engine: LoopBound<LeaderEngine<State>>
@@ -133,7 +132,8 @@ public final class Leader<State: Codable & Sendable>: Sendable {
         guard let old else { preconditionFailure("a leader's store without a state") }
         patch = differ.patch(from: old, to: new)
       }
-      let wakeLoop = history.record(origin: origin, tag: tag, patch: patch)
+      let wakeLoop = history.record(
+        origin: origin, tag: tag, patch: patch, state: differ == nil ? nil : new)
       // On the loop thread the action came from a request, and the loop flushes after the
       // requests it is handling: no wake-up needed.
       if wakeLoop, !loop.inLoopThread {

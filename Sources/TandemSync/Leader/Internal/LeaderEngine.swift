@@ -40,8 +40,7 @@ final class LeaderEngine<State: Codable & Sendable> {
 
   init(
     scope: LoopScope, store: Store<State>, registry: ActionRegistry,
-    history: LeaderHistory<State>, state: State, differ: LeaderDiffer,
-    configuration: LeaderConfiguration,
+    history: LeaderHistory<State>, differ: LeaderDiffer, configuration: LeaderConfiguration,
     fingerprint: String,
     journal: Journal?, recentDeltas: [Delta]
   ) throws {
@@ -54,7 +53,7 @@ final class LeaderEngine<State: Codable & Sendable> {
     self.journal = journal
     backlog = Backlog(maxCount: configuration.backlogCount, maxBytes: configuration.backlogBytes)
     for delta in recentDeltas { backlog.append(delta) }
-    published = history.read { ($0.sequence, state, $0.ledger) }
+    published = history.read { ($0.sequence, $0.state, $0.ledger) }
 
     updates = try scope.makeSocket(.xpub)
     try updates.set(.xpubVerbose, true)
@@ -109,13 +108,14 @@ final class LeaderEngine<State: Codable & Sendable> {
     if snapshotDue { writeJournalSnapshot() }
   }
 
-  /// What the store recorded since the last flush, with the store's state after it: read inside
-  /// the store's drain (waiting for a reduction or notification round in progress), so the
-  /// state matches the recorded actions exactly.
+  /// What the store recorded since the last flush, with the store's state after it: the recorded
+  /// one, or with grouped deltas the store's own, read inside its drain (waiting for a reduction
+  /// or notification round in progress) so that it matches the recorded actions exactly.
   private func takeUnpublished() -> LeaderHistory<State>.Batch {
+    guard configuration.deltaGrouping == .perBatch else { return history.takeUnpublished() }
     var batch: LeaderHistory<State>.Batch?
     store.modifyState { [history] state in
-      batch = history.takeUnpublished(state: state)
+      batch = history.takeUnpublished(current: state)
       return false
     }
     guard let batch else { preconditionFailure("the store did not run a state access") }
@@ -145,7 +145,7 @@ final class LeaderEngine<State: Codable & Sendable> {
       "the journal refused a batch of \(batch.actions.count) actions (\(error)); "
         + "undoing it: the state goes back to sequence \(published.sequence)")
     history.rollBack(
-      to: published.sequence, ledger: published.ledger,
+      to: published.sequence, state: published.state, ledger: published.ledger,
       usedNumbers: batch.changedEntries)
     store.replaceState(published.state)
     let rejection = Rejection(

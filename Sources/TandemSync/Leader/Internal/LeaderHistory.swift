@@ -3,17 +3,20 @@ import Synchronization
 /// What the store's drainer and the leader's I/O loop share: the sequence, the exactly-once
 /// ledger, and what was recorded but not yet committed and published.
 ///
-/// The drainer records each reduction here (``record(origin:tag:patch:)``) in the store's total
-/// order, with its patch when each action is its own delta; the loop takes what was recorded
-/// with the store's state after it (``takeUnpublished(state:)``, inside the store's drain, so
-/// the two match), commits and publishes it. The history holds no state of its own: the store
-/// changes its state in place between two publications. Both sides hold the lock only for
-/// bookkeeping, never while encoding, writing or sending.
+/// The drainer records each reduction here (``record(origin:tag:patch:state:)``) in the store's
+/// total order. When each action is its own delta it records the patch and the new state (the
+/// store keeps the old state for the diff anyway, so holding the new one costs no copy); when
+/// actions are grouped it records neither, and the loop reads the store's state inside its
+/// drain, so the store changes its state in place between two publications. The loop takes what
+/// was recorded (``takeUnpublished(state:)``), commits and publishes it. Both sides hold the
+/// lock only for bookkeeping, never while encoding, writing or sending.
 final class LeaderHistory<State: Sendable>: Sendable {
   struct Contents {
     var epoch: Epoch
     /// The sequence of the newest recorded state.
     var sequence: UInt64
+    /// The newest recorded state (the initial one until the drainer records states).
+    var state: State
     var ledger: ClientLedger
     /// Actions recorded since the loop last took a batch, in order: they took effect at the
     /// sequences just before and at ``sequence``.
@@ -42,19 +45,21 @@ final class LeaderHistory<State: Sendable>: Sendable {
   let epoch: Epoch
   private let contents: Mutex<Contents>
 
-  init(epoch: Epoch, sequence: UInt64, ledger: ClientLedger) {
+  init(epoch: Epoch, sequence: UInt64, state: State, ledger: ClientLedger) {
     self.epoch = epoch
-    contents = Mutex(Contents(epoch: epoch, sequence: sequence, ledger: ledger))
+    contents = Mutex(Contents(epoch: epoch, sequence: sequence, state: state, ledger: ledger))
   }
 
-  /// Records one reduction: the next sequence, the action with its patch (nil when the loop
-  /// diffs the batch as a whole) and, for a follower's action, the ledger entry. Returns whether
-  /// it is the first unpublished action (so the caller wakes the loop once per batch).
-  func record(origin: Origin, tag: String, patch: Frame?) -> Bool {
+  /// Records one reduction: the next sequence, the action with its patch and the new state (both
+  /// nil when the loop diffs the batch as a whole) and, for a follower's action, the ledger
+  /// entry. Returns whether it is the first unpublished action (so the caller wakes the loop
+  /// once per batch).
+  func record(origin: Origin, tag: String, patch: Frame?, state: State?) -> Bool {
     contents.withLock { contents in
       contents.sequence += 1
       contents.unpublished.append(AppliedAction(origin: origin, tag: tag))
       if let patch { contents.unpublishedPatches.append(patch) }
+      if let state { contents.state = state }
       if !origin.isLeader {
         contents.ledger.recordApplied(
           client: origin.client, number: origin.number, sequence: contents.sequence)
@@ -73,9 +78,9 @@ final class LeaderHistory<State: Sendable>: Sendable {
     }
   }
 
-  /// Takes every recorded, unpublished action; `state` is the store's state after them (the
-  /// caller reads both inside the store's drain).
-  func takeUnpublished(state: State) -> Batch {
+  /// Takes every recorded, unpublished action with the state after them: `current`, the store's
+  /// state read inside its drain, when the drainer does not record states; else the recorded one.
+  func takeUnpublished(current: State? = nil) -> Batch {
     contents.withLock { contents in
       let actions = contents.unpublished
       let patches = contents.unpublishedPatches
@@ -89,7 +94,7 @@ final class LeaderHistory<State: Sendable>: Sendable {
       contents.changedClients.removeAll(keepingCapacity: true)
       return Batch(
         epoch: contents.epoch, actions: actions, patches: patches, sequence: contents.sequence,
-        state: state,
+        state: current ?? contents.state,
         ledger: contents.ledger, changedEntries: changed, forgotten: forgotten)
     }
   }
@@ -98,10 +103,12 @@ final class LeaderHistory<State: Sendable>: Sendable {
   /// actions are dropped, and every action number the batch used (applied or rejected) stays
   /// used, now as rejected, so followers' numbering goes on.
   func rollBack(
-    to sequence: UInt64, ledger: ClientLedger, usedNumbers: [String: ClientLedger.Entry]
+    to sequence: UInt64, state: State, ledger: ClientLedger,
+    usedNumbers: [String: ClientLedger.Entry]
   ) {
     contents.withLock { contents in
       contents.sequence = sequence
+      contents.state = state
       contents.ledger = ledger
       contents.unpublished.removeAll()
       contents.unpublishedPatches.removeAll()
