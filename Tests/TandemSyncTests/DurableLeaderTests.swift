@@ -39,19 +39,23 @@ struct DurableLeaderTests {
     }
   }
 
-  @Test func aRestartedLeaderRecoversItsStateSequenceEpochAndLedger() async throws {
+  @Test(arguments: [LeaderConfiguration.DeltaGrouping.perAction, .perBatch])
+  func aRestartedLeaderRecoversItsStateSequenceEpochAndLedger(
+    grouping: LeaderConfiguration.DeltaGrouping
+  ) async throws {
     let directory = try JournalDirectory()
-    let first = try await makeDurableLeader(directory)
+    let first = try await makeDurableLeader(directory) { $0.deltaGrouping = grouping }
     let follower = try await makeFollower(first) { $0.clientID = "steady" }
     for value in 0..<50 {
       _ = try await follower.send(Record(client: "steady", value: value)).applied()
-      first.store.dispatch(Increment())
+      // A burst of the leader's own actions, which a grouping leader may publish together.
+      for _ in 0..<5 { first.store.dispatch(Increment()) }
     }
     let before = first.store.state
     let sequence = first.sequence
     await first.stop()
 
-    let second = try await makeDurableLeader(directory)
+    let second = try await makeDurableLeader(directory) { $0.deltaGrouping = grouping }
     #expect(second.epoch == first.epoch)
     #expect(second.sequence == sequence)
     #expect(second.store.state == before)
