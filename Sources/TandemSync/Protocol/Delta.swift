@@ -62,11 +62,14 @@ public struct Delta: Sendable, Equatable {
     }
     var actions: [AppliedAction] = []
     actions.reserveCapacity(Int(count))
+    // The client ids and tags of several actions repeat: each is decoded once.
     var recent = RecentStrings()
+    func text(_ field: String) throws(ProtocolViolation) -> String {
+      count == 1 ? try reader.text(field) : try reader.text(field, reusing: &recent)
+    }
     for _ in 0..<count {
-      let origin = Origin(
-        client: try reader.text("origin", reusing: &recent), number: try reader.integer("number"))
-      actions.append(AppliedAction(origin: origin, tag: try reader.text("tag", reusing: &recent)))
+      let origin = Origin(client: try text("origin"), number: try reader.integer("number"))
+      actions.append(AppliedAction(origin: origin, tag: try text("tag")))
     }
     self.init(sequence: sequence, actions: actions, patch: try reader.bytes("patch"))
   }

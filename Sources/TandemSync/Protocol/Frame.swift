@@ -38,8 +38,7 @@ struct FrameReader {
 
   /// The next frame as UTF-8 text of at most `limit` bytes.
   mutating func text(_ field: String, limit: Int = 256) throws(ProtocolViolation) -> String {
-    var recent = RecentStrings()
-    return try text(field, limit: limit, reusing: &recent)
+    try text(field, limit: limit) { String(validating: $0, as: UTF8.self) }
   }
 
   /// The next frame as UTF-8 text of at most `limit` bytes, the same string as before when
@@ -47,11 +46,17 @@ struct FrameReader {
   mutating func text(
     _ field: String, limit: Int = 256, reusing recent: inout RecentStrings
   ) throws(ProtocolViolation) -> String {
+    try text(field, limit: limit) { recent.validString($0) }
+  }
+
+  private mutating func text(
+    _ field: String, limit: Int, decode: (UnsafeBufferPointer<UInt8>) -> String?
+  ) throws(ProtocolViolation) -> String {
     let frame = try next(field)
     guard frame.count <= limit else {
       throw ProtocolViolation("\(command): \(field) is longer than \(limit) bytes")
     }
-    guard let text = frame.withUnsafeBufferPointer({ recent.validString($0) }) else {
+    guard let text = frame.withUnsafeBufferPointer(decode) else {
       throw ProtocolViolation("\(command): \(field) is not valid UTF-8")
     }
     return text
