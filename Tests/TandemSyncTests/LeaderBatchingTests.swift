@@ -1,6 +1,7 @@
 import Synchronization
 import Tandem
 import Testing
+import ZeroMQ
 
 @testable import TandemSync
 
@@ -88,4 +89,54 @@ struct LeaderBatchingTests {
     await watcher.stop()
     await leader.stop()
   }
+
+  @Test(.timeLimit(.minutes(1)))
+  func deltasPublishedTogetherTravelInOneMessage() async throws {
+    let leader = try await leaderDispatchingFiveWhileBusy(grouping: .perAction)
+    let updates = try RawSubscriber(leader.updatesEndpoint)
+    defer { updates.close() }
+    // The leader greets a new subscription with a heartbeat: from then on nothing is missed.
+    _ = try await offThePool { try updates.nextUpdate { $0.isHeartbeat } }
+    let follower = try await makeFollower(leader)
+    #expect(try await follower.send(Increment(by: 10)).applied() == 6)
+
+    let message = try await offThePool { try updates.nextUpdate { !$0.isHeartbeat } }
+    guard case .deltas(_, let deltas) = message else {
+      Issue.record("expected one DELTAS message, got \(message)")
+      return
+    }
+    #expect(deltas.map(\.sequence) == Array(1...6))
+    await follower.stop()
+    await leader.stop()
+  }
+}
+
+extension UpdateMessage {
+  fileprivate var isHeartbeat: Bool {
+    if case .heartbeat = self { true } else { false }
+  }
+}
+
+/// A bare SUB socket on a leader's updates endpoint, to see the messages themselves.
+private final class RawSubscriber: @unchecked Sendable {  // used by one thread at a time
+  let context = Context()
+  let socket: Socket
+
+  init(_ endpoint: String) throws {
+    socket = try Socket(context, .sub)
+    try socket.set(.receiveTimeout, .seconds(10))
+    try socket.subscribe(to: "")
+    try socket.connect(try #require(Endpoint(parsing: endpoint)))
+  }
+
+  /// The next update message received that `matches`, skipping the others (blocking, at most
+  /// ten seconds for each message).
+  func nextUpdate(where matches: (UpdateMessage) -> Bool) throws -> UpdateMessage {
+    while true {
+      let message = try UpdateMessage(frames: socket.receiveParts())
+      if matches(message) { return message }
+    }
+  }
+
+  func close() { socket.close() }
 }

@@ -86,7 +86,8 @@ struct ReplicaSyncTests {
     var sync = live(at: 10)
     #expect(sync.received(.delta(epoch, delta(13)), now: now) == [.send(.catchUp(epoch, from: 11))])
     #expect(sync.received(.delta(epoch, delta(14)), now: now).isEmpty)
-    let effects = sync.received(.deltas(epoch, [delta(11), delta(12), delta(13)]), now: now)
+    let effects = sync.received(
+      ControlReply.deltas(epoch, [delta(11), delta(12), delta(13)]), now: now)
     #expect(applied(effects) == [11, 12, 13, 14])
     #expect(sync.counters.gapsRepaired == 1)
     #expect(sync.phase == .live)
@@ -101,8 +102,18 @@ struct ReplicaSyncTests {
       sync.received(.delta(epoch, delta(17, through: 18)), now: now) == [
         .send(.catchUp(epoch, from: 15))
       ])
-    let effects = sync.received(.deltas(epoch, [delta(15, through: 16)]), now: now)
+    let effects = sync.received(ControlReply.deltas(epoch, [delta(15, through: 16)]), now: now)
     #expect(applied(effects) == [16, 18])
+  }
+
+  @Test func aDeltasMessageIsItsDeltasInOrder() {
+    var sync = live(at: 10)
+    let effects = sync.received(
+      UpdateMessage.deltas(epoch, [delta(10), delta(11), delta(12, through: 13), delta(15)]),
+      now: now)
+    #expect(applied(effects) == [11, 13])
+    #expect(effects.last == .send(.catchUp(epoch, from: 14)))
+    #expect(sync.sequence == 13)
   }
 
   @Test func aDeltaThatBeginsInsideTheReplicasHistoryTakesASnapshot() {

@@ -17,6 +17,7 @@ struct WireFormatTests {
   @Test func updateMessagesRoundTrip() throws {
     let messages: [UpdateMessage] = [
       .delta(epoch, delta), .heartbeat(epoch, sequence: 9, stateHash: 0xFFFF_0000_1234_5678),
+      .deltas(epoch, [delta, Delta(sequence: 43, origin: .leader, tag: "x", patch: [])]),
       .bye(epoch, sequence: 3),
     ]
     for message in messages {
@@ -55,6 +56,20 @@ struct WireFormatTests {
     #expect(several.sequencedActions.map(\.sequence) == [10, 11, 12])
     let reply = ControlReply.deltas(epoch, [several, delta])
     #expect(try ControlReply(frames: reply.frames) == reply)
+  }
+
+  @Test func deltasFramesAreACountThenEachDelta() throws {
+    let next = Delta(sequence: 43, origin: .leader, tag: "x", patch: Array("[]".utf8))
+    let frames = UpdateMessage.deltas(epoch, [delta, next]).frames
+    #expect(frames[0] == Array("DELTAS".utf8))
+    #expect(frames[2] == Frame(bigEndian: 2))
+    #expect(
+      Array(frames[3...]) == Array(UpdateMessage.delta(epoch, delta).frames[2...])
+        + Array(
+          UpdateMessage.delta(epoch, next).frames[2...]))
+    var truncated = frames
+    truncated[2] = Frame(bigEndian: 3)
+    #expect(throws: ProtocolViolation.self) { try UpdateMessage(frames: truncated) }
   }
 
   @Test func aDeltaWhoseActionCountDoesNotFitIsRefused() {

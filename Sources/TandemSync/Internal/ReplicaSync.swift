@@ -102,6 +102,9 @@ struct ReplicaSync {
   mutating func received(_ update: UpdateMessage, now: ContinuousClock.Instant) -> [Effect] {
     lastHeard = now
     switch (phase, update) {
+    case (_, .deltas(let messageEpoch, let deltas)):
+      // As many DELTA messages, in order.
+      return deltas.flatMap { received(.delta(messageEpoch, $0), now: now) }
     case (.greeting, _):
       return []
     case (.awaitingUpdate, _) where epoch != nil && update.epoch == epoch:
@@ -258,7 +261,9 @@ extension UpdateMessage {
   /// The epoch the message belongs to.
   var epoch: Epoch {
     switch self {
-    case .delta(let epoch, _), .heartbeat(let epoch, _, _), .bye(let epoch, _): epoch
+    case .delta(let epoch, _), .deltas(let epoch, _), .heartbeat(let epoch, _, _),
+      .bye(let epoch, _):
+      epoch
     }
   }
 }

@@ -58,8 +58,7 @@ public enum ControlReply: Sendable, Equatable {
       frames.reserveCapacity(frames.count + 3 + 6 * deltas.count)
       frames.append(Frame(utf8: "DELTAS"))
       frames.append(Frame(bigEndian: epoch.rawValue))
-      frames.append(Frame(bigEndian: UInt64(deltas.count)))
-      for delta in deltas { delta.append(to: &frames) }
+      deltas.append(to: &frames)
     case .stale(let epoch, let sequence):
       frames.append(Frame(utf8: "STALE"))
       frames.append(Frame(bigEndian: epoch.rawValue))
@@ -111,13 +110,7 @@ public enum ControlReply: Sendable, Equatable {
         stateHash: try reader.integer("hash"), document: try reader.bytes("state"))
     case "DELTAS":
       let epoch = Epoch(rawValue: try reader.integer("epoch"))
-      let count = try reader.integer("count")
-      guard count <= UInt64(frames.count) else {
-        throw ProtocolViolation("DELTAS: count \(count) exceeds the frames sent")
-      }
-      var deltas: [Delta] = []
-      for _ in 0..<count { deltas.append(try Delta(reading: &reader)) }
-      self = .deltas(epoch, deltas)
+      self = .deltas(epoch, try [Delta](reading: &reader))
     case "STALE":
       self = .stale(
         Epoch(rawValue: try reader.integer("epoch")), sequence: try reader.integer("sequence"))

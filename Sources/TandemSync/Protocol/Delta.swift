@@ -75,6 +75,27 @@ public struct Delta: Sendable, Equatable {
   }
 }
 
+extension [Delta] {
+  /// Appends the frames of `DELTAS` after the epoch: the count, then each delta's frames.
+  func append(to frames: inout [Frame]) {
+    frames.append(Frame(bigEndian: UInt64(count)))
+    for delta in self { delta.append(to: &frames) }
+  }
+
+  /// Reads the frames that ``append(to:)`` writes.
+  init(reading reader: inout FrameReader) throws(ProtocolViolation) {
+    let count = try reader.integer("count")
+    // Each delta takes at least 6 frames: refuse a count the message cannot hold before
+    // reserving room for it.
+    guard count <= UInt64(reader.remaining / 6) else {
+      throw ProtocolViolation("\(reader.command): count \(count) exceeds the frames sent")
+    }
+    self = []
+    reserveCapacity(Int(count))
+    for _ in 0..<count { append(try Delta(reading: &reader)) }
+  }
+}
+
 /// One action a ``Delta`` applies: who dispatched it and its registered tag.
 public struct AppliedAction: Sendable, Equatable {
   /// Who dispatched the action.

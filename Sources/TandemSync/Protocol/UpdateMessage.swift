@@ -3,11 +3,15 @@
 /// | command | frames after the command |
 /// |---|---|
 /// | `DELTA` | epoch, sequence, action count, origin, number and tag of each action, patch |
+/// | `DELTAS` | epoch, count, then each delta's frames as in `DELTA` |
 /// | `HEARTBEAT` | epoch, sequence, state hash |
 /// | `BYE` | epoch, sequence |
 public enum UpdateMessage: Sendable, Equatable {
   /// The patch of one or more applied actions.
   case delta(Epoch, Delta)
+  /// Consecutive deltas published together (what the leader applied between two publications,
+  /// one delta per action): the same as a ``delta(_:_:)`` message for each, in order.
+  case deltas(Epoch, [Delta])
   /// The leader's current sequence and the hash of its state's canonical JSON.
   case heartbeat(Epoch, sequence: UInt64, stateHash: UInt64)
   /// The leader is stopping; followers reconnect later.
@@ -23,6 +27,13 @@ public enum UpdateMessage: Sendable, Equatable {
       frames.append(Frame(bigEndian: epoch.rawValue))
       delta.append(to: &frames)
       return frames
+    case .deltas(let epoch, let deltas):
+      var frames: [Frame] = []
+      frames.reserveCapacity(3 + deltas.reduce(0) { $0 + 5 + 3 * $1.actions.count })
+      frames.append(Self.deltasCommand)
+      frames.append(Frame(bigEndian: epoch.rawValue))
+      deltas.append(to: &frames)
+      return frames
     case .heartbeat(let epoch, let sequence, let hash):
       return [
         Frame(utf8: "HEARTBEAT"), Frame(bigEndian: epoch.rawValue), Frame(bigEndian: sequence),
@@ -33,8 +44,9 @@ public enum UpdateMessage: Sendable, Equatable {
     }
   }
 
-  /// The command frame of `DELTA`, sent for every published delta, made once.
+  /// The command frames of `DELTA` and `DELTAS`, sent for every publication, made once.
   private static let deltaCommand = Frame(utf8: "DELTA")
+  private static let deltasCommand = Frame(utf8: "DELTAS")
 
   /// Parses a message received on the updates socket.
   public init(frames: [Frame]) throws(ProtocolViolation) {
@@ -43,6 +55,8 @@ public enum UpdateMessage: Sendable, Equatable {
     switch reader.command {
     case "DELTA":
       self = .delta(epoch, try Delta(reading: &reader))
+    case "DELTAS":
+      self = .deltas(epoch, try [Delta](reading: &reader))
     case "HEARTBEAT":
       self = .heartbeat(
         epoch, sequence: try reader.integer("sequence"), stateHash: try reader.integer("hash"))

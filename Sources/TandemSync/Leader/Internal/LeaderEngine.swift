@@ -95,18 +95,43 @@ final class LeaderEngine<State: Codable & Sendable> {
         return
       }
     }
-    for delta in deltas {
-      let frames = UpdateMessage.delta(batch.epoch, delta).frames
-      send(frames, on: updates)
-      backlog.append(delta)
-      counters.deltasPublished += 1
-      counters.bytesPublished += frames.reduce(0) { $0 + $1.count }
-      log.debug("published \(delta.sequence) (\(delta.actions.count) actions)")
-    }
+    publish(deltas, epoch: batch.epoch)
     published = (batch.sequence, batch.state, batch.ledger)
     sendPendingReplies()
     if snapshotDue { writeJournalSnapshot() }
   }
+
+  /// Sends `deltas` on the updates socket, a `DELTA` message for one and `DELTAS` messages for
+  /// several (at most ``deltasPerMessage`` deltas or ``patchBytesPerMessage`` patch bytes each,
+  /// a larger delta alone), and keeps them in the backlog.
+  private func publish(_ deltas: [Delta], epoch: Epoch) {
+    var start = 0
+    while start < deltas.count {
+      var end = start + 1
+      var bytes = deltas[start].patch.count
+      while end < deltas.count, end - start < Self.deltasPerMessage,
+        bytes + deltas[end].patch.count <= Self.patchBytesPerMessage
+      {
+        bytes += deltas[end].patch.count
+        end += 1
+      }
+      let message: UpdateMessage =
+        end - start == 1
+        ? .delta(epoch, deltas[start]) : .deltas(epoch, Array(deltas[start..<end]))
+      let frames = message.frames
+      send(frames, on: updates)
+      counters.bytesPublished += frames.reduce(0) { $0 + $1.count }
+      log.debug("published \(deltas[start].firstSequence)...\(deltas[end - 1].sequence)")
+      start = end
+    }
+    for delta in deltas { backlog.append(delta) }
+    counters.deltasPublished += deltas.count
+  }
+
+  /// The most deltas one `DELTAS` message carries.
+  static var deltasPerMessage: Int { 256 }
+  /// The most patch bytes one `DELTAS` message carries (unless one delta is larger).
+  static var patchBytesPerMessage: Int { 1 << 20 }
 
   /// What the store recorded since the last flush, with the store's state after it: the recorded
   /// one, or with grouped deltas the store's own, read inside its drain (waiting for a reduction
