@@ -1,9 +1,10 @@
 /// The change one or more consecutive actions made, as the leader publishes it: the patch from
 /// the state before the first to the state after the last, with each action's tag and origin.
 ///
-/// A leader publishes a delta per action by default; with ``LeaderConfiguration/DeltaGrouping/
-/// perBatch`` the actions it applies together share one delta, diffed once. Every action still
-/// has its own sequence: the first action's is ``firstSequence``, the last one's ``sequence``.
+/// A leader publishes a delta per action by default; with grouped deltas
+/// (``LeaderConfiguration/deltaGrouping``) the actions it applies together share one delta,
+/// diffed once. Every action still has its own sequence: the first action's is
+/// ``firstSequence``, the last one's ``sequence``.
 public struct Delta: Sendable, Equatable {
   /// The gapless sequence number of the state this delta produces (that of its last action).
   public var sequence: UInt64

@@ -5,9 +5,8 @@ import Synchronization
 /// one's new state, which the differ has already recorded, so each state is recorded once
 /// instead of twice (see ``StatePatch/StateDiffer``).
 ///
-/// Either the store's drainer calls it for one reduction at a time (``LeaderConfiguration/
-/// DeltaGrouping/perAction``) or the leader's loop for one batch at a time (``LeaderConfiguration/
-/// DeltaGrouping/perBatch``), so its lock is never contended.
+/// Either the store's drainer calls it for one reduction at a time (a delta per action) or the
+/// leader's loop for one batch at a time (grouped deltas), so its lock is never contended.
 final class LeaderDiffer: Sendable {
   private let differ = Mutex(StateDiffer())
 
