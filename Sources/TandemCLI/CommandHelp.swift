@@ -8,21 +8,21 @@ public struct CommandHelp: Sendable {
 
   /// `tandem watch`.
   public static let watch = CommandHelp(
-    summary: "Stream the leader's deltas (sequence, tag, origin, patch) as they are applied.",
+    summary: "Stream the leader's deltas (actions with sequence, tag, origin; patch) as applied.",
     usage: """
       --leader ENDPOINT [--path /json/pointer] [--json] [--count N]
 
-      Joins the leader as a follower and prints each delta as it arrives, until interrupted
-      (Ctrl-C) or --count deltas were printed. A jump in sequence (the follower resynced from a
-      snapshot) is shown as a resync line.
+      Joins the leader as a follower and prints each delta as it arrives (a line per action it
+      applies, then its operations), until interrupted (Ctrl-C) or --count deltas were printed.
+      A jump in sequence (the follower resynced from a snapshot) is shown as a resync line.
 
       Options:
       \(LeaderConnection.help)
         --path POINTER      show only patch operations at, inside or above this JSON pointer
                             (RFC 6901, e.g. /counter); deltas touching nothing there are skipped
-        --json              one canonical JSON object per line: {"epoch","origin":{"client",
-                            "number"},"patch":[...],"sequence","tag"}; a resync is
-                            {"epoch","event":"resync","from","sequence"}
+        --json              one canonical JSON object per line: {"actions":[{"origin":
+                            {"client","number"},"sequence","tag"}],"epoch","patch":[...],
+                            "sequence"}; a resync is {"epoch","event":"resync","from","sequence"}
         --count N           exit after N deltas
 
       \(ExitCodes.help)
