@@ -5,8 +5,9 @@ import Tandem
 ///
 /// Subscribe to ``store`` exactly as to a local store (select, skipRepeats, async sequences); it
 /// runs no reducers. Its state changes only when the leader's deltas arrive, always in the
-/// leader's order, and its subscribers see every state; a replica store without subscribers
-/// applies deltas that arrive together as one change (no one sees the states in between).
+/// leader's order, and its subscribers see every state the leader publishes (every state, unless
+/// it groups deltas); a replica store without subscribers applies deltas that arrive together as
+/// one change (no one sees the states in between).
 /// `store.dispatch(_:)` forwards an action and returns at once (ReSwift's fire-and-forget);
 /// ``send(_:)`` forwards one and returns a ``Receipt`` whose `applied()` returns once this
 /// replica shows the action's effect.

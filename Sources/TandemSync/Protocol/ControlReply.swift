@@ -55,7 +55,7 @@ public enum ControlReply: Sendable, Equatable {
       frames.append(Frame(bigEndian: hash))
       frames.append(document)
     case .deltas(let epoch, let deltas):
-      frames.reserveCapacity(frames.count + 3 + 6 * deltas.count)
+      frames.reserveCapacity(frames.count + 2 + deltas.frameCount)
       frames.append(Frame(utf8: "DELTAS"))
       frames.append(Frame(bigEndian: epoch.rawValue))
       deltas.append(to: &frames)

@@ -37,6 +37,9 @@ public struct Delta: Sendable, Equatable {
     zip(firstSequence..., actions).lazy.map { (sequence: $0, action: $1) }
   }
 
+  /// How many frames ``append(to:)`` writes.
+  var frameCount: Int { 3 + 3 * actions.count }
+
   /// Appends the frames after the epoch: sequence, action count, then origin client, action
   /// number and tag of each action, then the patch.
   func append(to frames: inout [Frame]) {
@@ -77,6 +80,9 @@ public struct Delta: Sendable, Equatable {
 }
 
 extension [Delta] {
+  /// How many frames ``append(to:)`` writes.
+  var frameCount: Int { reduce(1) { $0 + $1.frameCount } }
+
   /// Appends the frames of `DELTAS` after the epoch: the count, then each delta's frames.
   func append(to frames: inout [Frame]) {
     frames.append(Frame(bigEndian: UInt64(count)))

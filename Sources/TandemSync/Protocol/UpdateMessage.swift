@@ -22,14 +22,14 @@ public enum UpdateMessage: Sendable, Equatable {
     switch self {
     case .delta(let epoch, let delta):
       var frames: [Frame] = []
-      frames.reserveCapacity(5 + 3 * delta.actions.count)
+      frames.reserveCapacity(2 + delta.frameCount)
       frames.append(Self.deltaCommand)
       frames.append(Frame(bigEndian: epoch.rawValue))
       delta.append(to: &frames)
       return frames
     case .deltas(let epoch, let deltas):
       var frames: [Frame] = []
-      frames.reserveCapacity(3 + deltas.reduce(0) { $0 + 5 + 3 * $1.actions.count })
+      frames.reserveCapacity(2 + deltas.frameCount)
       frames.append(Self.deltasCommand)
       frames.append(Frame(bigEndian: epoch.rawValue))
       deltas.append(to: &frames)

@@ -151,14 +151,16 @@ final class LeaderEngine<State: Codable & Sendable> {
   /// applied, or one for all, diffed from the published state.
   private func deltas(of batch: LeaderHistory<State>.Batch) -> [Delta] {
     guard !batch.actions.isEmpty else { return [] }
-    guard batch.patches.isEmpty else {
+    switch configuration.deltaGrouping {
+    case .perAction:
       let first = batch.sequence - UInt64(batch.actions.count) + 1
       return zip(first..., zip(batch.actions, batch.patches)).map { sequence, recorded in
         Delta(sequence: sequence, actions: [recorded.0], patch: recorded.1)
       }
+    case .perBatch:
+      let patch = differ.patch(from: published.state, to: batch.state)
+      return [Delta(sequence: batch.sequence, actions: batch.actions, patch: patch)]
     }
-    let patch = differ.patch(from: published.state, to: batch.state)
-    return [Delta(sequence: batch.sequence, actions: batch.actions, patch: patch)]
   }
 
   /// Undoes a batch that did not commit: the store and the history go back to the last

@@ -3,7 +3,7 @@ import Synchronization
 /// What the store's drainer and the leader's I/O loop share: the sequence, the exactly-once
 /// ledger, and what was recorded but not yet committed and published.
 ///
-/// The drainer records each reduction here (``record(origin:tag:patch:state:)``) in the store's
+/// The drainer records each reduction here (``record(origin:tag:diffed:)``) in the store's
 /// total order. When each action is its own delta it records the patch and the new state (the
 /// store keeps the old state for the diff anyway, so holding the new one costs no copy); when
 /// actions are grouped it records neither, and the loop reads the store's state inside its
@@ -50,16 +50,18 @@ final class LeaderHistory<State: Sendable>: Sendable {
     contents = Mutex(Contents(epoch: epoch, sequence: sequence, state: state, ledger: ledger))
   }
 
-  /// Records one reduction: the next sequence, the action with its patch and the new state (both
-  /// nil when the loop diffs the batch as a whole) and, for a follower's action, the ledger
-  /// entry. Returns whether it is the first unpublished action (so the caller wakes the loop
-  /// once per batch).
-  func record(origin: Origin, tag: String, patch: Frame?, state: State?) -> Bool {
+  /// Records one reduction: the next sequence, the action, its patch with the new state when
+  /// each action is diffed as it is applied (nil when the loop diffs the batch as a whole) and,
+  /// for a follower's action, the ledger entry. Returns whether it is the first unpublished
+  /// action (so the caller wakes the loop once per batch).
+  func record(origin: Origin, tag: String, diffed: (patch: Frame, state: State)?) -> Bool {
     contents.withLock { contents in
       contents.sequence += 1
       contents.unpublished.append(AppliedAction(origin: origin, tag: tag))
-      if let patch { contents.unpublishedPatches.append(patch) }
-      if let state { contents.state = state }
+      if let diffed {
+        contents.unpublishedPatches.append(diffed.patch)
+        contents.state = diffed.state
+      }
       if !origin.isLeader {
         contents.ledger.recordApplied(
           client: origin.client, number: origin.number, sequence: contents.sequence)
