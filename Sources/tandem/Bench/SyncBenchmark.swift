@@ -15,13 +15,14 @@ import TandemSync
 ///    on each (every published state shown);
 /// 4. latency: one follower process, `send` to `receipt.applied()`, p50 and p99, beside a raw
 ///    ZeroMQ DEALER to ROUTER round trip between two processes (same state).
+/// `--parts` picks some of them (`leader`, `join`, `throughput`, `latency`; all by default).
 /// Durability is off (no journal). Helper processes are this executable with `--worker`.
 let syncBenchmark = Command(
   name: "sync",
   summary: "Leader and followers: time and bytes per action, join time, throughput, latency",
   usage:
     "[--runs N] [--items N] [--actions N] [--senders N] [--window N] [--round-trips N]"
-    + " [--throughput-items N]",
+    + " [--throughput-items N] [--parts leader,join,throughput,latency]",
   run: { words in
     var arguments = try CommandLineArguments(words, flags: ["subscribe"])
     if let role = arguments.option("worker") {
@@ -35,7 +36,8 @@ let syncBenchmark = Command(
       senders: try arguments.integer("senders", default: 3, in: 1...16),
       window: try arguments.integer("window", default: 256, in: 1...10_000),
       roundTrips: try arguments.integer("round-trips", default: 5_000, in: 100...1_000_000),
-      throughputItems: try arguments.integer("throughput-items", default: 100, in: 1...1_000_000))
+      throughputItems: try arguments.integer("throughput-items", default: 100, in: 1...1_000_000),
+      parts: try SyncBenchmark.Part.list(arguments.option("parts")))
     try arguments.finish()
     Logger.level = .error
     try blockingAsync { try await benchmark.run() }
@@ -52,6 +54,27 @@ struct SyncBenchmark: Sendable {
   /// The items of the state the throughput and latency runs use (the protocol's cost, not the
   /// diff of a large state, which the per-action figure measures).
   var throughputItems: Int
+  /// The parts to run (always in the order of ``Part``).
+  var parts: Set<Part>
+
+  /// The benchmark's parts, each with its own rows.
+  enum Part: String, CaseIterable {
+    case leader, join, throughput, latency
+
+    /// The parts named in `list` (comma-separated), or all of them when it is nil.
+    static func list(_ list: String?) throws -> Set<Part> {
+      guard let list else { return Set(allCases) }
+      var parts: Set<Part> = []
+      for name in list.split(separator: ",") {
+        guard let part = Part(rawValue: String(name)) else {
+          let known = allCases.map(\.rawValue).joined(separator: ", ")
+          throw UsageError("unknown part '\(name)' (the parts: \(known))")
+        }
+        parts.insert(part)
+      }
+      return parts
+    }
+  }
 
   func run() async throws {
     print(
@@ -59,6 +82,15 @@ struct SyncBenchmark: Sendable {
         + " after 1 warm-up")
     var table = BenchmarkTable(title: "sync", columns: ["measure", "figure", "target"])
 
+    if parts.contains(.leader) { try await addLeaderRows(&table) }
+    if parts.contains(.join) { try await addJoinRows(&table) }
+    if parts.contains(.throughput) { try await addThroughputRows(&table) }
+    if parts.contains(.latency) { try await addLatencyRows(&table) }
+    table.print()
+  }
+
+  /// Part 1: the leader's time per action and the bytes per delta.
+  private func addLeaderRows(_ table: inout BenchmarkTable) async throws {
     var perAction: [Double] = []
     var bytes = 0.0
     for run in 0...runs {
@@ -69,12 +101,20 @@ struct SyncBenchmark: Sendable {
     table.add(["leader time per action (us)", format(perAction, 1), "<= 400"])
     table.add(["bytes per delta on the wire", BenchmarkTable.format(bytes, decimals: 1), "<= 256"])
 
+  }
+
+  /// Part 2: the time to join a state of about 1 MB.
+  private func addJoinRows(_ table: inout BenchmarkTable) async throws {
     let (joins, stateBytes) = try await joinTimes()
     table.add([
       "join a \(BenchmarkTable.format(Double(stateBytes) / 1e6, decimals: 2)) MB state (ms)",
       format(joins, 1), "<= 200",
     ])
 
+  }
+
+  /// Part 3: the sender throughput, in each grouping, without and with subscribers.
+  private func addThroughputRows(_ table: inout BenchmarkTable) async throws {
     let loads: [(LeaderConfiguration.DeltaGrouping, subscribed: Bool)] = [
       (.perAction, false), (.perAction, true), (.perBatch, false), (.perBatch, true),
     ]
@@ -101,6 +141,10 @@ struct SyncBenchmark: Sendable {
       table.add(["  delivered to every replica (actions/s)", format(delivered), ">= 30,000"])
     }
 
+  }
+
+  /// Part 4: `send` to `applied()` latency beside the raw round trip.
+  private func addLatencyRows(_ table: inout BenchmarkTable) async throws {
     var p50s: [Double] = []
     var p99s: [Double] = []
     var raw50s: [Double] = []
@@ -128,7 +172,6 @@ struct SyncBenchmark: Sendable {
       "raw DEALER->ROUTER round trip p99 (us)", BenchmarkTable.format(raw99, decimals: 1), "",
     ])
     table.add(["p99 ratio", BenchmarkTable.format(p99 / raw99, decimals: 2), "<= 6"])
-    table.print()
   }
 
   private func format(_ values: [Double], _ decimals: Int = 0) -> String {
