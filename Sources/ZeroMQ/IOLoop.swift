@@ -28,8 +28,8 @@ import Synchronization
 /// ```
 ///
 /// Wake-ups are cheap under load: a closure is queued under a lock and the loop is signalled
-/// through an `inproc` PAIR pipe only when the queue goes from empty to non-empty; each
-/// wake-up runs the whole queue, in order. ``shutdown()`` runs what is already queued, closes
+/// through a pipe only when the queue goes from empty to non-empty; each wake-up runs the whole
+/// queue, in order. ``shutdown()`` runs what is already queued, closes
 /// every socket the loop owns and ends the thread.
 public final class IOLoop: Sendable {
   let core: LoopCore
@@ -45,19 +45,9 @@ public final class IOLoop: Sendable {
   )
     throws(ZMQError)
   {
-    let pipe = Endpoint.inproc("zeromq-swift.loop.\(IOLoop.counter.next())")
-    let receiver = try Socket(context, .pair)
-    try receiver.bind(pipe)
-    let sender = try Socket(context, .pair)
-    try sender.set(.linger, .zero)
-    try sender.connect(pipe)
-    let core = LoopCore(context: context, name: name, wakeSender: UncheckedSocket(sender))
+    let core = try LoopCore(context: context, name: name)
     self.core = core
-    let handOver = UncheckedSocket.Transfer(receiver)
-    thread = Mutex(
-      LoopThread(name: name) {
-        LoopScope(core: core).run(wakeReceiver: handOver.socket)
-      })
+    thread = Mutex(LoopThread(name: name) { LoopScope(core: core).run() })
   }
 
   deinit {
@@ -127,7 +117,6 @@ public final class IOLoop: Sendable {
   /// How many wake-ups the loop has been sent so far (for tests of their coalescing).
   var wakeUpCount: Int { core.state.withLock { $0.wakeUps } }
 
-  private static let counter = AtomicCounter()
 }
 
 /// The ``IOLoop`` was shut down before the work could run.
@@ -137,12 +126,4 @@ public struct IOLoopClosedError: Error, Hashable, Sendable, CustomStringConverti
 
   /// `I/O loop 'name' is shut down`.
   public var description: String { "I/O loop '\(name)' is shut down" }
-}
-
-extension UncheckedSocket {
-  /// Moves a socket to the loop thread that will be its only user.
-  struct Transfer: @unchecked Sendable {
-    let socket: Socket
-    init(_ socket: Socket) { self.socket = socket }
-  }
 }

@@ -8,7 +8,7 @@ import Synchronization
 #endif
 
 /// The state an ``IOLoop`` shares between its thread and the threads that hand it work: the
-/// job queue, the sending end of the wake-up pipe, and which thread runs the loop.
+/// job queue, the wake-up pipe, and which thread runs the loop.
 final class LoopCore: Sendable {
   typealias Job = @Sendable (LoopScope) -> Void
 
@@ -21,8 +21,6 @@ final class LoopCore: Sendable {
     var finished = false
     /// Tasks awaiting the end of the loop.
     var finishWaiters: [CheckedContinuation<Void, Never>] = []
-    /// The sending end of the `inproc` wake-up pipe, used only under the lock.
-    var wakeSender: UncheckedSocket
     /// How many wake-ups were sent, for tests of the coalescing.
     var wakeUps = 0
   }
@@ -30,12 +28,15 @@ final class LoopCore: Sendable {
   let context: Context
   let name: String
   let state: Mutex<State>
+  /// Written when the queue goes from empty to non-empty, or at shutdown; polled by the loop.
+  let wakePipe: WakePipe
   private let threadID = Atomic<UInt>(0)
 
-  init(context: Context, name: String, wakeSender: UncheckedSocket) {
+  init(context: Context, name: String) throws(ZMQError) {
     self.context = context
     self.name = name
-    state = Mutex(State(wakeSender: wakeSender))
+    state = Mutex(State())
+    wakePipe = try WakePipe()
   }
 
   /// Records the calling thread as the loop thread; the loop thread calls this first.
@@ -55,7 +56,7 @@ final class LoopCore: Sendable {
       guard state.accepting else { return false }
       state.jobs.append(job)
       if state.jobs.count == 1 {
-        state.wakeSender.signal()
+        wakePipe.signal()
         state.wakeUps += 1
       }
       return true
@@ -68,7 +69,7 @@ final class LoopCore: Sendable {
     state.withLock { state in
       guard state.accepting else { return false }
       state.accepting = false
-      state.wakeSender.signal()
+      wakePipe.signal()
       state.wakeUps += 1
       return true
     }
@@ -83,11 +84,10 @@ final class LoopCore: Sendable {
     }
   }
 
-  /// Marks the loop finished, closes the wake-up sender and resumes every waiter.
+  /// Marks the loop finished and resumes every waiter.
   func finish() {
     let waiters = state.withLock { state in
       state.finished = true
-      state.wakeSender.close()
       let waiters = state.finishWaiters
       state.finishWaiters = []
       return waiters
@@ -109,25 +109,4 @@ final class LoopCore: Sendable {
 
   /// Whether the loop thread has finished its cleanup.
   var isFinished: Bool { state.withLock { $0.finished } }
-}
-
-/// A socket used only under `LoopCore`'s lock (the wake-up sender), hence safe to share.
-struct UncheckedSocket: @unchecked Sendable {
-  private let socket: Socket
-
-  init(_ socket: Socket) {
-    self.socket = socket
-  }
-
-  /// Sends one empty frame without waiting. A full pipe already holds a pending wake-up, so
-  /// `EAGAIN` is ignored.
-  func signal() {
-    guard !socket.isClosed else { return }
-    let handle = socket.handle
-    while zmq_send(handle, nil, 0, ZMQ_DONTWAIT) < 0 && zmq_errno() == EINTR {}
-  }
-
-  func close() {
-    socket.close()
-  }
 }

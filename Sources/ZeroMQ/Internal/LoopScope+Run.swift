@@ -1,13 +1,27 @@
 import CZeroMQ
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 extension LoopScope {
-  /// The loop: poll the wake-up pipe and the registered sockets until the next timer is due,
-  /// run the queued jobs, the handlers of readable sockets and the due timers; repeat until
-  /// shutdown, then close every socket the loop owns.
-  func run(wakeReceiver: Socket) {
+  /// The loop: each turn runs the queued jobs, the handlers of readable sockets and the due
+  /// timers; when none of them has anything to do, it waits in `poll` on the wake-up pipe and
+  /// the registered sockets' descriptors until the next timer is due. Repeats until shutdown,
+  /// then closes every socket the loop owns.
+  ///
+  /// A socket's descriptor (`ZMQ_FD`) only says that the socket may have news, and any
+  /// operation on the socket may consume that signal; `ZMQ_EVENTS` says whether a message
+  /// waits. So after a turn that ran any work, every registered socket is asked for its events
+  /// before the loop waits; after a bare wake-up, only the sockets whose descriptor fired.
+  func run() {
     core.enterLoopThread()
-    var items: [zmq_pollitem_t] = []
+    var descriptors: [pollfd] = []
     var polled: [Registration] = []
+    var candidates: [Int] = []
+    var askEvery = true
     var stopping = false
     let clock = ContinuousClock()
     while !stopping {
@@ -18,54 +32,77 @@ extension LoopScope {
       }
       if registrationsChanged {
         polled = registrations
-        items = [
-          zmq_pollitem_t(socket: wakeReceiver.handle, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0)
-        ]
-        for registration in polled {
-          items.append(
-            zmq_pollitem_t(
-              socket: registration.socket.handle, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0))
+        descriptors = [pollfd(fd: core.wakePipe.readEnd, events: Int16(POLLIN), revents: 0)]
+        descriptors += polled.map {
+          pollfd(fd: $0.socket.pollDescriptor, events: Int16(POLLIN), revents: 0)
         }
         registrationsChanged = false
-      }
-      let timeout = pollTimeout(now: clock.now)
-      let count = Int32(items.count)
-      do {
-        _ = try items.withUnsafeMutableBufferPointer { buffer throws(ZMQError) in
-          try zmqCall("zmq_poll") { zmq_poll(buffer.baseAddress, count, timeout) }
-        }
-      } catch {
-        // Only a bug (a closed socket polled) or a terminated context can get here.
-        preconditionFailure("the I/O loop '\(core.name)' cannot poll: \(error)")
+        askEvery = true
       }
 
-      if items[0].revents & Int16(ZMQ_POLLIN) != 0 {
-        while zmq_recv(wakeReceiver.handle, nil, 0, ZMQ_DONTWAIT) >= 0 {}
-        let (jobs, stop) = core.takeJobs()
-        for job in jobs { job(self) }
-        stopping = stop
+      var readable = (askEvery ? Array(polled.indices) : candidates).filter {
+        polled[$0].socket.hasInput
       }
-      for index in polled.indices where items[index + 1].revents & Int16(ZMQ_POLLIN) != 0 {
+      var (jobs, stop) = core.takeJobs()
+      if !jobs.isEmpty {
+        // Their wake-up is in the pipe. Drain it, then take the queue again: a job queued
+        // before the drain may have had its wake-up drained with it.
+        core.wakePipe.drain()
+        let (later, laterStop) = core.takeJobs()
+        jobs += later
+        stop = laterStop
+      } else if readable.isEmpty, !stop {
+        let timeout = pollTimeout(now: clock.now)
+        if timeout != 0 {
+          wait(on: &descriptors, timeout: timeout)
+          if descriptors[0].revents != 0 {
+            core.wakePipe.drain()
+            (jobs, stop) = core.takeJobs()
+          }
+          candidates = polled.indices.filter { descriptors[$0 + 1].revents != 0 }
+          readable = candidates.filter { polled[$0].socket.hasInput }
+        }
+      }
+
+      for job in jobs { job(self) }
+      stopping = stop
+      for index in readable {
         let registration = polled[index]
         if registration.isActive && !registration.socket.isClosed {
           registration.handler(registration.socket)
         }
       }
-      if !timers.isEmpty { fireTimers(now: clock.now) }
+      let timersRan = !timers.isEmpty && fireTimers(now: clock.now)
+      askEvery = !jobs.isEmpty || !readable.isEmpty || timersRan
+      if askEvery { candidates = [] }
     }
-    closeEverything(wakeReceiver: wakeReceiver)
+    closeEverything()
+  }
+
+  /// Waits in `poll` until a descriptor is readable or `timeout` milliseconds (`-1`: no limit)
+  /// have passed; a signal ends the wait early.
+  private func wait(on descriptors: inout [pollfd], timeout: Int) {
+    for index in descriptors.indices { descriptors[index].revents = 0 }
+    let result = descriptors.withUnsafeMutableBufferPointer { buffer in
+      poll(buffer.baseAddress, nfds_t(buffer.count), Int32(clamping: timeout))
+    }
+    // Only a bug (a closed descriptor polled) can make poll fail with anything but EINTR.
+    precondition(
+      result >= 0 || errno == EINTR, "the I/O loop '\(core.name)' cannot poll: errno \(errno)")
   }
 
   /// Milliseconds until the next timer is due (rounded up), zero if one is late, `-1` if none.
   private func pollTimeout(now: ContinuousClock.Instant) -> Int {
-    guard let next = timers.lazy.map(\.deadline).min() else { return -1 }
+    guard var next = timers.first?.deadline else { return -1 }
+    for entry in timers where entry.deadline < next { next = entry.deadline }
     let remaining = now.duration(to: next)
     return remaining <= .zero ? 0 : Int(Socket.roundedUpMilliseconds(remaining))
   }
 
   /// Runs every timer whose deadline has passed, in deadline order; reschedules repeating
-  /// ones one interval after their deadline (or after now, when that is already past).
-  private func fireTimers(now: ContinuousClock.Instant) {
+  /// ones one interval after their deadline (or after now, when that is already past). Returns
+  /// whether any ran.
+  private func fireTimers(now: ContinuousClock.Instant) -> Bool {
     let due = timers.filter { $0.deadline <= now }.sorted { $0.deadline < $1.deadline }
     for entry in due {
       // An earlier timer's body may have cancelled this one.
@@ -79,9 +116,10 @@ extension LoopScope {
       }
       entry.body()
     }
+    return !due.isEmpty
   }
 
-  private func closeEverything(wakeReceiver: Socket) {
+  private func closeEverything() {
     for registration in registrations {
       registration.isActive = false
       registration.socket.close()
@@ -90,7 +128,30 @@ extension LoopScope {
     timers = []
     for owned in ownedSockets { owned.socket?.close() }
     ownedSockets = []
-    wakeReceiver.close()
     core.finish()
+  }
+}
+
+extension Socket {
+  /// The descriptor that becomes readable when the socket may have news (`ZMQ_FD`).
+  fileprivate var pollDescriptor: Int32 {
+    var descriptor: Int32 = -1
+    var size = MemoryLayout<Int32>.size
+    // Cannot fail on an open socket.
+    _ = try? zmqCall("zmq_getsockopt(ZMQ_FD)") {
+      zmq_getsockopt(handle, ZMQ_FD, &descriptor, &size)
+    }
+    return descriptor
+  }
+
+  /// Whether a message waits to be received (`ZMQ_EVENTS` has `ZMQ_POLLIN`). Asking processes
+  /// the socket's pending commands and may reset its descriptor.
+  fileprivate var hasInput: Bool {
+    var events: Int32 = 0
+    var size = MemoryLayout<Int32>.size
+    let asked = try? zmqCall("zmq_getsockopt(ZMQ_EVENTS)") {
+      zmq_getsockopt(handle, ZMQ_EVENTS, &events, &size)
+    }
+    return asked != nil && events & Int32(ZMQ_POLLIN) != 0
   }
 }
