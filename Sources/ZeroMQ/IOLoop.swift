@@ -29,8 +29,8 @@ import Synchronization
 ///
 /// Wake-ups are cheap under load: a closure is queued under a lock and the loop is signalled
 /// through a pipe only when the queue goes from empty to non-empty; each wake-up runs the whole
-/// queue, in order. ``shutdown()`` runs what is already queued, closes
-/// every socket the loop owns and ends the thread.
+/// queue, in order. ``shutdown()`` runs what is already queued, closes every socket the loop
+/// owns and ends the thread.
 public final class IOLoop: Sendable {
   let core: LoopCore
   private let thread: Mutex<LoopThread?>
@@ -116,7 +116,6 @@ public final class IOLoop: Sendable {
 
   /// How many wake-ups the loop has been sent so far (for tests of their coalescing).
   var wakeUpCount: Int { core.state.withLock { $0.wakeUps } }
-
 }
 
 /// The ``IOLoop`` was shut down before the work could run.

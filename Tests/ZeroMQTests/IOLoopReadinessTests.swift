@@ -1,0 +1,75 @@
+import Synchronization
+import Testing
+import ZeroMQ
+
+/// The loop waits on socket descriptors, which only signal news once; these tests check that no
+/// message waits unseen when a handler leaves some behind or when other work uses the socket.
+@Suite("IOLoop readiness", .timeLimit(.minutes(1)))
+struct IOLoopReadinessTests {
+  @Test("a handler that reads one message per turn is called until the socket is empty")
+  func oneMessagePerTurn() async throws {
+    let loop = try IOLoop(name: "test-one-per-turn")
+    let received = Atomic<Int>(0)
+    let pusher = try await loop.submit { scope in
+      let pull = try scope.makeSocket(.pull)
+      try pull.bind(.inproc("test-one-per-turn"))
+      scope.register(pull) { socket in
+        if (try? socket.receive(wait: .nonBlocking)) != nil { received.add(1, ordering: .relaxed) }
+      }
+      let push = try scope.makeSocket(.push)
+      try push.connect(.inproc("test-one-per-turn"))
+      return LoopBound(push, scope: scope)
+    }
+    // All 500 arrive in one job: after the first wake-up no descriptor signals again, and the
+    // handler must still be called once per message.
+    loop.execute { _ in
+      for number in 0..<500 { try! pusher.value.send("message \(number)") }
+    }
+    try await waitUntil { received.load(ordering: .relaxed) == 500 }
+    #expect(received.load(ordering: .relaxed) == 500)
+    await loop.shutdown()
+  }
+
+  @Test("messages arriving on a socket that jobs keep sending on are all handled")
+  func sendingDoesNotHideInput() async throws {
+    let loop = try IOLoop(name: "test-send-and-receive")
+    let count = 2_000
+    let received = Atomic<Int>(0)
+    let looped = try await loop.submit { scope in
+      let socket = try scope.makeSocket(.pair)
+      try socket.bind(.inproc("test-send-and-receive"))
+      scope.register(socket) { socket in
+        while (try? socket.receive(wait: .nonBlocking)) != nil {
+          received.add(1, ordering: .relaxed)
+        }
+      }
+      return LoopBound(socket, scope: scope)
+    }
+    let peer = try Socket(loop.context, .pair)
+    try peer.connect(.inproc("test-send-and-receive"))
+    // Each job's send makes libzmq process the loop socket's commands, which can consume the
+    // descriptor's signal of a message the peer has just sent.
+    for number in 0..<count {
+      try peer.send("to the loop \(number)")
+      loop.execute { _ in _ = try? looped.value.send("from the loop", wait: .nonBlocking) }
+    }
+    try await waitUntil { received.load(ordering: .relaxed) == count }
+    #expect(received.load(ordering: .relaxed) == count)
+    var echoed = 0
+    while try peer.receive(wait: .timeout(.seconds(5))) != nil {
+      echoed += 1
+      if echoed == count { break }
+    }
+    #expect(echoed == count)
+    peer.close()
+    await loop.shutdown()
+  }
+
+  /// Waits (at most 10 seconds, checking every millisecond) until `condition` holds.
+  private func waitUntil(_ condition: () -> Bool) async throws {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while !condition() && ContinuousClock.now < deadline {
+      try await Task.sleep(for: .milliseconds(1))
+    }
+  }
+}
