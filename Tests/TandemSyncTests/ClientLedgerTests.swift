@@ -41,27 +41,52 @@ struct OutboxTests {
     var outbox = Outbox(capacity: 10)
     outbox.welcome(lastNumber: 0)
     for _ in 0..<3 { _ = try outbox.enqueue(tag: "t", payload: []) }
-    let sent = outbox.takeUnsent(now: now, client: "c")
+    let sent = outbox.takeUnsent(now: now, client: "c", quietly: false)
     #expect(sent.map(\.number) == [1, 2, 3])
     _ = try outbox.enqueue(tag: "t", payload: [])
-    let sent2 = outbox.takeUnsent(now: now, client: "c")
+    let sent2 = outbox.takeUnsent(now: now, client: "c", quietly: false)
     #expect(sent2.map(\.number) == [4])
     let answered = outbox.answered(1)
     #expect(answered?.number == 1)
-    let sent3 = outbox.takeUnsent(now: now, client: "c")
+    let sent3 = outbox.takeUnsent(now: now, client: "c", quietly: false)
     #expect(sent3.isEmpty)
     outbox.rewind()
-    let sent4 = outbox.takeUnsent(now: now, client: "c")
+    let sent4 = outbox.takeUnsent(now: now, client: "c", quietly: false)
     #expect(sent4.map(\.number) == [2, 3, 4])
+  }
+
+  @Test func onlyAnUnansweredQuietSendRewindsAfterASnapshot() throws {
+    var outbox = Outbox(capacity: 10)
+    outbox.welcome(lastNumber: 0)
+    for _ in 0..<2 { _ = try outbox.enqueue(tag: "t", payload: []) }
+    _ = outbox.takeUnsent(now: now, client: "c", quietly: false)
+    let afterLoudSends = outbox.rewindIfSentQuietly()
+    #expect(!afterLoudSends)
+    _ = try outbox.enqueue(tag: "t", payload: [])
+    _ = outbox.takeUnsent(now: now, client: "c", quietly: true)
+    let afterAQuietSend = outbox.rewindIfSentQuietly()
+    #expect(afterAQuietSend)
+    // Sent again loudly, nothing unanswered was sent quietly any more.
+    let resent = outbox.takeUnsent(now: now, client: "c", quietly: false)
+    #expect(resent.map(\.number) == [1, 2, 3])
+    let afterTheLoudResend = outbox.rewindIfSentQuietly()
+    #expect(!afterTheLoudResend)
+    // An answered quiet send leaves nothing to repeat.
+    for number: UInt64 in 1...3 { _ = outbox.answered(number) }
+    _ = try outbox.enqueue(tag: "t", payload: [])
+    _ = outbox.takeUnsent(now: now, client: "c", quietly: true)
+    _ = outbox.answered(4)
+    let afterTheAnswer = outbox.rewindIfSentQuietly()
+    #expect(!afterTheAnswer)
   }
 
   @Test func nothingIsSentBeforeTheNumberingIsAligned() throws {
     var outbox = Outbox(capacity: 10)
     _ = try outbox.enqueue(tag: "t", payload: [])
-    let sent5 = outbox.takeUnsent(now: now, client: "c")
+    let sent5 = outbox.takeUnsent(now: now, client: "c", quietly: false)
     #expect(sent5.isEmpty)
     outbox.welcome(lastNumber: 41)
-    let sent6 = outbox.takeUnsent(now: now, client: "c")
+    let sent6 = outbox.takeUnsent(now: now, client: "c", quietly: false)
     #expect(sent6.map(\.number) == [42])
   }
 
@@ -69,10 +94,10 @@ struct OutboxTests {
     var outbox = Outbox(capacity: 10)
     outbox.welcome(lastNumber: 0)
     for _ in 0..<3 { _ = try outbox.enqueue(tag: "t", payload: []) }
-    _ = outbox.takeUnsent(now: now, client: "c")
+    _ = outbox.takeUnsent(now: now, client: "c", quietly: false)
     let rewound = outbox.outOfOrder(2)
     #expect(rewound)
-    _ = outbox.takeUnsent(now: now, client: "c")
+    _ = outbox.takeUnsent(now: now, client: "c", quietly: false)
     let rewound2 = outbox.outOfOrder(3)
     #expect(!rewound2)
   }

@@ -115,6 +115,53 @@ struct DispatchTests {
     await leader.stop()
   }
 
+  @Test func aQuietDispatchIsAnsweredOnlyWhenItIsNotApplied() async throws {
+    let leader = try await makeLeader()
+    let client = RawClient(endpoint: leader.controlEndpoint)
+    defer { client.close() }
+    func quietly(_ number: UInt64, tag: String = "test.increment") throws {
+      try client.socket.send(
+        parts: ControlRequest.dispatchQuietly(
+          ForwardedAction(
+            client: "quiet", number: number, tag: tag, payload: Array(#"{"by":1}"#.utf8))
+        ).frames)
+    }
+    /// The reply to the requests sent so far, skipping the PONG that ends them.
+    func replies() throws -> [ControlReply] {
+      var replies: [ControlReply] = []
+      try client.socket.send(parts: ControlRequest.ping(client: "quiet", sequence: 0).frames)
+      while true {
+        guard let parts = try client.socket.receiveParts(wait: .timeout(.seconds(5))) else {
+          throw ProtocolViolation("no PONG within 5 s")
+        }
+        let reply = try ControlReply(frames: parts)
+        if case .pong = reply { return replies }
+        replies.append(reply)
+      }
+    }
+    // Applied: no reply (a follower learns it from the delta, which names the origin).
+    try quietly(1)
+    #expect(try replies() == [])
+    #expect(leader.store.state.counter == 1)
+    let applied = try await leader.statistics().sequence
+    // A duplicate, a gap and a rejection are answered as for DISPATCH.
+    try quietly(1)
+    try quietly(3)
+    try quietly(2, tag: "no.such.tag")
+    let answers = try replies()
+    guard answers.count == 3, case .reject(_, 3, let gap) = answers[1],
+      case .reject(_, 2, let unknown) = answers[2]
+    else {
+      Issue.record("expected ACK, REJECT, REJECT; got \(answers)")
+      return
+    }
+    #expect(answers[0] == .ack(client: "quiet", number: 1, leader.epoch, sequence: applied))
+    #expect(gap.code == .outOfOrder)
+    #expect(unknown.code == .unknownTag)
+    #expect(leader.store.state.counter == 1)
+    await leader.stop()
+  }
+
   @Test func aFullOutboxRefusesAtOnce() async throws {
     let leader = try await makeLeader()
     let follower = try await makeFollower(leader) { $0.outboxCapacity = 3 }
@@ -201,8 +248,8 @@ struct SupersededConnectionTests {
           client: "same", number: number, tag: "test.increment",
           payload: Array(#"{"by":1}"#.utf8)))
     }
-    _ = try old.request(.hello(version: "TSP/2", client: "same", fingerprint: fingerprint))
-    _ = try new.request(.hello(version: "TSP/2", client: "same", fingerprint: fingerprint))
+    _ = try old.request(.hello(version: "TSP/3", client: "same", fingerprint: fingerprint))
+    _ = try new.request(.hello(version: "TSP/3", client: "same", fingerprint: fingerprint))
     // The dead process's last action arrives after the new process said hello: ignored.
     try old.socket.send(parts: increment(1).frames)
     let reply = try new.request(increment(1))

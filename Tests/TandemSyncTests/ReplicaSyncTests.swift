@@ -41,7 +41,7 @@ struct ReplicaSyncTests {
     var sync = ReplicaSync(silenceLimit: .seconds(3), now: now)
     #expect(
       sync.connected(client: "c", fingerprint: "f", now: now) == [
-        .send(.hello(version: "TSP/2", client: "c", fingerprint: "f"))
+        .send(.hello(version: "TSP/3", client: "c", fingerprint: "f"))
       ])
     #expect(sync.received(.heartbeat(epoch, sequence: 1, stateHash: 0), now: now).isEmpty)
     #expect(

@@ -85,6 +85,8 @@ struct WireFormatTests {
       .hello(version: ControlRequest.version, client: "c1", fingerprint: "abc"), .snapshot,
       .catchUp(epoch, from: 10),
       .dispatch(ForwardedAction(client: "c1", number: 3, tag: "t", payload: Array("{}".utf8))),
+      .dispatchQuietly(
+        ForwardedAction(client: "c1", number: 4, tag: "t", payload: Array("[]".utf8))),
       .ping(client: "c1", sequence: 77), .stats,
     ]
     for request in requests {
@@ -102,7 +104,7 @@ struct WireFormatTests {
       .ack(client: "c", number: 1, epoch, sequence: 4),
       .reject(client: "c", number: 2, Rejection(code: .unknownTag, message: "no such tag 'x'")),
       .pong(epoch, sequence: 2), .stats(document: Array("{}".utf8)),
-      .error(code: "version", message: "speak TSP/2"),
+      .error(code: "version", message: "speak TSP/3"),
     ]
     for reply in replies {
       #expect(try ControlReply(frames: reply.frames) == reply)
@@ -126,7 +128,7 @@ struct WireFormatTests {
     #expect(throws: ProtocolViolation("CATCHUP: missing from frame")) {
       try ControlRequest(frames: truncated)
     }
-    var badClient = ControlRequest.hello(version: "TSP/2", client: "c", fingerprint: "f").frames
+    var badClient = ControlRequest.hello(version: "TSP/3", client: "c", fingerprint: "f").frames
     badClient[2] = [0xC3, 0x28]
     #expect(throws: ProtocolViolation("HELLO: client is not valid UTF-8")) {
       try ControlRequest(frames: badClient)

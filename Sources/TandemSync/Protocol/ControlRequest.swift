@@ -6,6 +6,7 @@
 /// | `SNAPSHOT` | (none) | `STATE` |
 /// | `CATCHUP` | epoch, first wanted sequence | `DELTAS` or `STALE` |
 /// | `DISPATCH` | client id, action number, tag, payload | `ACK` or `REJECT` |
+/// | `DISPATCH-QUIET` | client id, action number, tag, payload | nothing if applied (its delta answers), else `ACK` or `REJECT` |
 /// | `PING` | client id, replica sequence | `PONG` |
 /// | `STATS` | (none) | `STATS` |
 public enum ControlRequest: Sendable, Equatable {
@@ -13,11 +14,14 @@ public enum ControlRequest: Sendable, Equatable {
   case snapshot
   case catchUp(Epoch, from: UInt64)
   case dispatch(ForwardedAction)
+  /// Like ``dispatch(_:)``, for a follower that reads the deltas: an applied action gets no
+  /// `ACK`, as the delta naming its origin says the same.
+  case dispatchQuietly(ForwardedAction)
   case ping(client: String, sequence: UInt64)
   case stats
 
   /// The protocol version this code speaks, sent in `HELLO`.
-  public static let version = "TSP/2"
+  public static let version = "TSP/3"
 
   /// The message as ZeroMQ frames.
   public var frames: [Frame] {
@@ -29,10 +33,9 @@ public enum ControlRequest: Sendable, Equatable {
     case .catchUp(let epoch, let from):
       [Frame(utf8: "CATCHUP"), Frame(bigEndian: epoch.rawValue), Frame(bigEndian: from)]
     case .dispatch(let action):
-      [
-        Frame(utf8: "DISPATCH"), Frame(utf8: action.client), Frame(bigEndian: action.number),
-        Frame(utf8: action.tag), action.payload,
-      ]
+      action.frames(command: "DISPATCH")
+    case .dispatchQuietly(let action):
+      action.frames(command: "DISPATCH-QUIET")
     case .ping(let client, let sequence):
       [Frame(utf8: "PING"), Frame(utf8: client), Frame(bigEndian: sequence)]
     case .stats:
@@ -60,10 +63,9 @@ public enum ControlRequest: Sendable, Equatable {
       self = .catchUp(
         Epoch(rawValue: try reader.integer("epoch")), from: try reader.integer("from"))
     case "DISPATCH":
-      self = .dispatch(
-        ForwardedAction(
-          client: try reader.text("client"), number: try reader.integer("number"),
-          tag: try reader.text("tag"), payload: try reader.bytes("payload")))
+      self = .dispatch(try ForwardedAction(reading: &reader))
+    case "DISPATCH-QUIET":
+      self = .dispatchQuietly(try ForwardedAction(reading: &reader))
     case "PING":
       self = .ping(client: try reader.text("client"), sequence: try reader.integer("sequence"))
     case "STATS":
@@ -88,5 +90,20 @@ public struct ForwardedAction: Sendable, Equatable {
     self.number = number
     self.tag = tag
     self.payload = payload
+  }
+
+  /// Reads the frames after a dispatch command.
+  init(reading reader: inout FrameReader) throws(ProtocolViolation) {
+    self.init(
+      client: try reader.text("client"), number: try reader.integer("number"),
+      tag: try reader.text("tag"), payload: try reader.bytes("payload"))
+  }
+
+  /// The request's frames, after `command`.
+  func frames(command: String) -> [Frame] {
+    [
+      Frame(utf8: command), Frame(utf8: client), Frame(bigEndian: number), Frame(utf8: tag),
+      payload,
+    ]
   }
 }

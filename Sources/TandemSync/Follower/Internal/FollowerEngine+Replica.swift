@@ -28,6 +28,8 @@ extension FollowerEngine {
     }
     awaitingVisibility.removeAll { $0.epoch != epoch }
     publish(state)
+    // The snapshot may hold actions sent quietly whose deltas this follower never saw.
+    if outbox.withLock({ $0.rewindIfSentQuietly() }) { flushOutbox() }
   }
 
   /// Applies the deltas in ``pendingDeltas`` to the replica store, then tells the delta

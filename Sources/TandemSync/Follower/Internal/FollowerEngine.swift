@@ -114,15 +114,18 @@ final class FollowerEngine<Model: ReplicaModel> {
     deltaObservers.removeAll()
   }
 
-  /// Sends the outbox's unsent actions to the leader, in number order.
+  /// Sends the outbox's unsent actions to the leader, in number order: quietly (no `ACK` for an
+  /// applied action, whose delta answers it) while the replica is in step with the updates.
   func flushOutbox() {
     guard let dealer, !stopped else { return }
+    let quietly = sync.phase == .live
     let actions = outbox.withLock {
-      $0.takeUnsent(now: .now, client: configuration.clientID)
+      $0.takeUnsent(now: .now, client: configuration.clientID, quietly: quietly)
     }
     for action in actions {
+      let request: ControlRequest = quietly ? .dispatchQuietly(action) : .dispatch(action)
       do {
-        if try !dealer.send(parts: ControlRequest.dispatch(action).frames, wait: .nonBlocking) {
+        if try !dealer.send(parts: request.frames, wait: .nonBlocking) {
           counters.sendsDeferred += 1
           outbox.withLock { $0.rewind() }
           return

@@ -13,6 +13,8 @@ struct Outbox {
     var receipt: Receipt
     /// When it was last sent; nil while waiting to be sent.
     var sentAt: ContinuousClock.Instant?
+    /// Whether it was last sent with `DISPATCH-QUIET`, which gets no `ACK` once applied.
+    var sentQuietly = false
   }
 
   let capacity: Int
@@ -43,13 +45,16 @@ struct Outbox {
     return receipt
   }
 
-  /// The actions waiting to be sent, marked as sent at `now`.
-  mutating func takeUnsent(now: ContinuousClock.Instant, client: String) -> [ForwardedAction] {
+  /// The actions waiting to be sent, marked as sent at `now` (and whether `quietly`).
+  mutating func takeUnsent(
+    now: ContinuousClock.Instant, client: String, quietly: Bool
+  ) -> [ForwardedAction] {
     guard isAligned else { return [] }
     var actions: [ForwardedAction] = []
     actions.reserveCapacity(entries.count - sentCount)
     for index in sentCount..<entries.count {
       entries[index].sentAt = now
+      entries[index].sentQuietly = quietly
       let entry = entries[index]
       actions.append(
         ForwardedAction(
@@ -77,6 +82,15 @@ struct Outbox {
   /// that send. Returns whether it rewound.
   mutating func outOfOrder(_ number: UInt64) -> Bool {
     guard number > rewoundThrough else { return false }
+    rewind()
+    return true
+  }
+
+  /// Rewinds when an unanswered action was sent quietly: after a snapshot, whose state may hold
+  /// actions whose deltas the follower never saw. Sent again, an applied one is a duplicate,
+  /// which the leader always answers. Returns whether it rewound.
+  mutating func rewindIfSentQuietly() -> Bool {
+    guard entries[..<sentCount].contains(where: \.sentQuietly) else { return false }
     rewind()
     return true
   }

@@ -95,15 +95,9 @@ extension LeaderEngine {
       counters.catchUpsServed += 1
       reply(to: routingID, .deltas(epoch, deltas), now: true)
     case .dispatch(let forwarded):
-      if let owner = owners[forwarded.client], owner != routingID {
-        // Sent on a connection the client has since replaced with a new HELLO (a reconnect,
-        // or a restarted process with the same id): the new connection resends what still
-        // matters, in its own numbering. Applying this would reuse numbers.
-        counters.supersededDispatches += 1
-        log.debug("ignored \(forwarded.tag) #\(forwarded.number) from a superseded connection")
-        return
-      }
-      dispatch(forwarded, from: routingID, epoch: epoch)
+      dispatch(forwarded, from: routingID, epoch: epoch, quietly: false)
+    case .dispatchQuietly(let forwarded):
+      dispatch(forwarded, from: routingID, epoch: epoch, quietly: true)
     case .ping(let client, let sequence):
       seen(client, at: sequence)
       reply(to: routingID, .pong(epoch, sequence: published.sequence), now: true)
@@ -115,8 +109,19 @@ extension LeaderEngine {
   }
 
   /// Applies a forwarded action exactly once (see ``ClientLedger``) and holds its answer until
-  /// the batch is published.
-  private func dispatch(_ forwarded: ForwardedAction, from routingID: Frame, epoch: Epoch) {
+  /// the batch is published; when sent `quietly`, an applied action's `ACK` is held but not sent
+  /// (its delta answers), and is sent only if it becomes a rejection (see `rollBack`).
+  private func dispatch(
+    _ forwarded: ForwardedAction, from routingID: Frame, epoch: Epoch, quietly: Bool
+  ) {
+    if let owner = owners[forwarded.client], owner != routingID {
+      // Sent on a connection the client has since replaced with a new HELLO (a reconnect,
+      // or a restarted process with the same id): the new connection resends what still
+      // matters, in its own numbering. Applying this would reuse numbers.
+      counters.supersededDispatches += 1
+      log.debug("ignored \(forwarded.tag) #\(forwarded.number) from a superseded connection")
+      return
+    }
     let origin = Origin(client: forwarded.client, number: forwarded.number)
     switch history.read({ $0.ledger.verdict(client: forwarded.client, number: forwarded.number) }) {
     case .duplicate(let sequence):
@@ -139,7 +144,8 @@ extension LeaderEngine {
         counters.actionsApplied += 1
         reply(
           to: routingID,
-          .ack(client: origin.client, number: origin.number, epoch, sequence: sequence))
+          .ack(client: origin.client, number: origin.number, epoch, sequence: sequence),
+          quietly: quietly)
       case .failure(let rejection):
         counters.actionsRejected += 1
         history.recordRejected(origin)
@@ -209,12 +215,15 @@ extension LeaderEngine {
     }
   }
 
-  /// Sends `reply` to `routingID` now, or after the current batch is committed and published.
-  private func reply(to routingID: Frame, _ reply: ControlReply, now: Bool = false) {
+  /// Sends `reply` to `routingID` now, or after the current batch is committed and published
+  /// (`quietly`: only if it has become a rejection by then).
+  private func reply(
+    to routingID: Frame, _ reply: ControlReply, now: Bool = false, quietly: Bool = false
+  ) {
     if now && pendingReplies.isEmpty {
       send(reply.frames(to: routingID), on: control)
     } else {
-      pendingReplies.append((routingID, reply))
+      pendingReplies.append((routingID, reply, quietly))
     }
   }
 }

@@ -29,8 +29,9 @@ final class LeaderEngine<State: Codable & Sendable> {
   /// DISPATCH the leader accepts for it.
   var owners: [String: Frame] = [:]
   var lastFollowerSweep = ContinuousClock.now
-  /// Replies held until the deltas they refer to are committed and published.
-  var pendingReplies: [(routingID: Frame, reply: ControlReply)] = []
+  /// Replies held until the deltas they refer to are committed and published; a quiet one (the
+  /// `ACK` of a `DISPATCH-QUIET`) is not sent unless a failed commit made it a rejection.
+  var pendingReplies: [(routingID: Frame, reply: ControlReply, quiet: Bool)] = []
   /// The latest rejections per client, so a resent rejected action is rejected again.
   var recentRejections: [String: [UInt64: Rejection]] = [:]
   var counters = LeaderCounters()
@@ -181,13 +182,15 @@ final class LeaderEngine<State: Codable & Sendable> {
       guard case .ack(let client, let number, _, let sequence) = pending.reply,
         sequence > published.sequence
       else { return pending }
-      return (pending.routingID, .reject(client: client, number: number, rejection))
+      return (pending.routingID, .reject(client: client, number: number, rejection), false)
     }
     sendPendingReplies()
   }
 
   private func sendPendingReplies() {
-    for pending in pendingReplies { send(pending.reply.frames(to: pending.routingID), on: control) }
+    for pending in pendingReplies where !pending.quiet {
+      send(pending.reply.frames(to: pending.routingID), on: control)
+    }
     pendingReplies.removeAll(keepingCapacity: true)
   }
 
