@@ -6,7 +6,7 @@
 /// | `SNAPSHOT` | (none) | `STATE` |
 /// | `CATCHUP` | epoch, first wanted sequence | `DELTAS` or `STALE` |
 /// | `DISPATCH` | client id, action number, tag, payload | `ACK` or `REJECT` |
-/// | `DISPATCH-QUIET` | client id, action number, tag, payload | nothing if applied (its delta answers), else `ACK` or `REJECT` |
+/// | `DISPATCH-QUIET` | as `DISPATCH` | nothing once applied (the delta answers), else as `DISPATCH` |
 /// | `PING` | client id, replica sequence | `PONG` |
 /// | `STATS` | (none) | `STATS` |
 public enum ControlRequest: Sendable, Equatable {

@@ -20,7 +20,6 @@ extension LoopScope {
     core.enterLoopThread()
     var descriptors: [pollfd] = []
     var polled: [Registration] = []
-    var candidates: [Int] = []
     var askEvery = true
     var stopping = false
     let clock = ContinuousClock()
@@ -40,9 +39,7 @@ extension LoopScope {
         askEvery = true
       }
 
-      var readable = (askEvery ? Array(polled.indices) : candidates).filter {
-        polled[$0].socket.hasInput
-      }
+      var readable = askEvery ? polled.indices.filter { polled[$0].socket.hasInput } : []
       var (jobs, stop) = core.takeJobs()
       if !jobs.isEmpty {
         // Their wake-up is in the pipe. Drain it, then take the queue again: a job queued
@@ -59,8 +56,9 @@ extension LoopScope {
             core.wakePipe.drain()
             (jobs, stop) = core.takeJobs()
           }
-          candidates = polled.indices.filter { descriptors[$0 + 1].revents != 0 }
-          readable = candidates.filter { polled[$0].socket.hasInput }
+          readable = polled.indices.filter {
+            descriptors[$0 + 1].revents != 0 && polled[$0].socket.hasInput
+          }
         }
       }
 
@@ -74,7 +72,6 @@ extension LoopScope {
       }
       let timersRan = !timers.isEmpty && fireTimers(now: clock.now)
       askEvery = !jobs.isEmpty || !readable.isEmpty || timersRan
-      if askEvery { candidates = [] }
     }
     closeEverything()
   }
