@@ -72,6 +72,7 @@ struct SyncBenchmark: Sendable {
         }
         parts.insert(part)
       }
+      guard !parts.isEmpty else { throw UsageError("--parts names no part") }
       return parts
     }
   }
@@ -100,7 +101,6 @@ struct SyncBenchmark: Sendable {
     }
     table.add(["leader time per action (us)", format(perAction, 1), "<= 400"])
     table.add(["bytes per delta on the wire", BenchmarkTable.format(bytes, decimals: 1), "<= 256"])
-
   }
 
   /// Part 2: the time to join a state of about 1 MB.
@@ -110,7 +110,6 @@ struct SyncBenchmark: Sendable {
       "join a \(BenchmarkTable.format(Double(stateBytes) / 1e6, decimals: 2)) MB state (ms)",
       format(joins, 1), "<= 200",
     ])
-
   }
 
   /// Part 3: the sender throughput, in each grouping, without and with subscribers.
