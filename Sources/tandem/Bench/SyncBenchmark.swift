@@ -139,7 +139,6 @@ struct SyncBenchmark: Sendable {
       table.add(["  applied at leader (actions/s)", format(applied), ">= 30,000"])
       table.add(["  delivered to every replica (actions/s)", format(delivered), ">= 30,000"])
     }
-
   }
 
   /// Part 4: `send` to `applied()` latency beside the raw round trip.
