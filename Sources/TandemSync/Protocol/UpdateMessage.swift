@@ -21,19 +21,9 @@ public enum UpdateMessage: Sendable, Equatable {
   public var frames: [Frame] {
     switch self {
     case .delta(let epoch, let delta):
-      var frames: [Frame] = []
-      frames.reserveCapacity(2 + delta.frameCount)
-      frames.append(Self.deltaCommand)
-      frames.append(Frame(bigEndian: epoch.rawValue))
-      delta.append(to: &frames)
-      return frames
+      return Self.frames(Self.deltaCommand, epoch, count: delta.frameCount, delta.append(to:))
     case .deltas(let epoch, let deltas):
-      var frames: [Frame] = []
-      frames.reserveCapacity(2 + deltas.frameCount)
-      frames.append(Self.deltasCommand)
-      frames.append(Frame(bigEndian: epoch.rawValue))
-      deltas.append(to: &frames)
-      return frames
+      return Self.frames(Self.deltasCommand, epoch, count: deltas.frameCount, deltas.append(to:))
     case .heartbeat(let epoch, let sequence, let hash):
       return [
         Frame(utf8: "HEARTBEAT"), Frame(bigEndian: epoch.rawValue), Frame(bigEndian: sequence),
@@ -42,6 +32,18 @@ public enum UpdateMessage: Sendable, Equatable {
     case .bye(let epoch, let sequence):
       return [Frame(utf8: "BYE"), Frame(bigEndian: epoch.rawValue), Frame(bigEndian: sequence)]
     }
+  }
+
+  /// `command`, the epoch, then the `count` frames that `append` adds.
+  private static func frames(
+    _ command: Frame, _ epoch: Epoch, count: Int, _ append: (inout [Frame]) -> Void
+  ) -> [Frame] {
+    var frames: [Frame] = []
+    frames.reserveCapacity(2 + count)
+    frames.append(command)
+    frames.append(Frame(bigEndian: epoch.rawValue))
+    append(&frames)
+    return frames
   }
 
   /// The command frames of `DELTA` and `DELTAS`, sent for every publication, made once.

@@ -1,11 +1,4 @@
-import CZeroMQ
 import Synchronization
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 /// The state an ``IOLoop`` shares between its thread and the threads that hand it work: the
 /// job queue, the wake-up pipe, and which thread runs the loop.

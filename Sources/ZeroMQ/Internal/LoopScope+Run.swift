@@ -1,5 +1,3 @@
-import CZeroMQ
-
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -33,7 +31,8 @@ extension LoopScope {
         polled = registrations
         descriptors = [pollfd(fd: core.wakePipe.readEnd, events: Int16(POLLIN), revents: 0)]
         descriptors += polled.map {
-          pollfd(fd: $0.socket.pollDescriptor, events: Int16(POLLIN), revents: 0)
+          pollfd(
+            fd: (try? $0.socket.get(.fileDescriptor)) ?? -1, events: Int16(POLLIN), revents: 0)
         }
         registrationsChanged = false
         askEvery = true
@@ -130,25 +129,9 @@ extension LoopScope {
 }
 
 extension Socket {
-  /// The descriptor that becomes readable when the socket may have news (`ZMQ_FD`).
-  fileprivate var pollDescriptor: Int32 {
-    var descriptor: Int32 = -1
-    var size = MemoryLayout<Int32>.size
-    // Cannot fail on an open socket.
-    _ = try? zmqCall("zmq_getsockopt(ZMQ_FD)") {
-      zmq_getsockopt(handle, ZMQ_FD, &descriptor, &size)
-    }
-    return descriptor
-  }
-
-  /// Whether a message waits to be received (`ZMQ_EVENTS` has `ZMQ_POLLIN`). Asking processes
-  /// the socket's pending commands and may reset its descriptor.
+  /// Whether a message waits to be received (``SocketOption/events``). Asking processes the
+  /// socket's pending commands and may reset its descriptor.
   fileprivate var hasInput: Bool {
-    var events: Int32 = 0
-    var size = MemoryLayout<Int32>.size
-    let asked = try? zmqCall("zmq_getsockopt(ZMQ_EVENTS)") {
-      zmq_getsockopt(handle, ZMQ_EVENTS, &events, &size)
-    }
-    return asked != nil && events & Int32(ZMQ_POLLIN) != 0
+    (try? get(.events))?.contains(.readable) ?? false
   }
 }
