@@ -1,3 +1,4 @@
+import Foundation
 import StatePatch
 import Tandem
 import Testing
@@ -47,6 +48,34 @@ struct DispatchTests {
     for _ in 0..<20 { follower.store.dispatch(Increment(by: 2)) }
     await eventually("the leader applied 20 increments") { leader.store.state.counter == 40 }
     await eventually("the replica shows them") { follower.store.state.counter == 40 }
+    await follower.stop()
+    await leader.stop()
+  }
+
+  @Test func aTaskOnTheFollowersExecutorSendsAndResumesOnItsIOThread() async throws {
+    let leader = try await makeLeader()
+    let follower = try await makeFollower(leader)
+    let json = try await JSONFollower(
+      configuration: FollowerConfiguration(leader: leader.controlEndpoint))
+    let threads = try await withTaskExecutorPreference(follower.executor) {
+      var threads: Set<String> = []
+      for value in 0..<50 {
+        _ = try await follower.send(Record(client: "on-loop", value: value)).applied()
+        threads.insert(currentThreadName())
+        // Read-your-writes holds on the thread that applied the delta.
+        #expect(follower.store.state.log["on-loop"]?.last == value)
+      }
+      _ = try await follower.statistics()
+      threads.insert(currentThreadName())
+      return threads
+    }
+    #expect(threads == ["tandem-follower"])
+    let counter = try await withTaskExecutorPreference(json.executor) {
+      _ = try await json.send(tag: "test.increment", payload: ["by": 3]).applied()
+      return json.store.state[pointer: "/counter"]
+    }
+    #expect(counter == 3)
+    await json.stop()
     await follower.stop()
     await leader.stop()
   }
@@ -264,4 +293,10 @@ struct SupersededConnectionTests {
     #expect(leader.store.state.counter == 1)
     await leader.stop()
   }
+}
+
+/// The name of the calling thread, from `/proc` (Linux; at most 15 bytes).
+private func currentThreadName() -> String {
+  let name = try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)
+  return name?.trimmingCharacters(in: .newlines) ?? "unknown"
 }

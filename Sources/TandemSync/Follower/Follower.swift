@@ -58,6 +58,21 @@ public final class Follower<State: Codable & Sendable>: Sendable {
     }
   }
 
+  /// The follower's I/O thread as a task executor.
+  ///
+  /// A task that prefers it runs its nonisolated code on that thread: ``send(_:)`` hands the
+  /// action over without waking another thread, and `applied()` resumes the task right after
+  /// the delta was applied, on the same thread. That takes two thread switches out of each
+  /// round trip. The thread also applies deltas and notifies subscribers, so code running there
+  /// must not block.
+  ///
+  /// ```swift
+  /// let sequence = try await withTaskExecutorPreference(follower.executor) {
+  ///   try await follower.send(AddBookmark(repository: "apple/swift")).applied()
+  /// }
+  /// ```
+  public var executor: some TaskExecutor { core.loop }
+
   /// Forwards `action` to the leader; the receipt resolves once this replica shows its effect.
   ///
   /// - Throws: ``FollowerError/outboxFull(capacity:)`` at once when too many actions are

@@ -35,6 +35,10 @@ public final class JSONFollower: Sendable {
     try core.forward(tag: tag, payload: payload.canonicalBytes())
   }
 
+  /// The follower's I/O thread as a task executor (see ``Follower/executor``): a task that
+  /// prefers it sends and resumes after `applied()` without thread switches, and must not block.
+  public var executor: some TaskExecutor { core.loop }
+
   /// The deltas applied to the replica from now on, in order, each with its epoch. The stream
   /// buffers without bound (a consumer that falls behind costs memory, never a lost delta) and
   /// ends when the follower stops. A resync replaces the replica without a delta: compare

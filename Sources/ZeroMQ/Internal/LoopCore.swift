@@ -43,12 +43,13 @@ final class LoopCore: Sendable {
   }
 
   /// Queues `job`, waking the loop only when the queue was empty (a non-empty queue already
-  /// has a wake-up on its way). Returns `false` once the loop no longer accepts jobs.
+  /// has a wake-up on its way) and the caller is another thread (the loop thread takes the
+  /// queue before it next waits). Returns `false` once the loop no longer accepts jobs.
   func enqueue(_ job: @escaping Job) -> Bool {
     state.withLock { state in
       guard state.accepting else { return false }
       state.jobs.append(job)
-      if state.jobs.count == 1 {
+      if state.jobs.count == 1 && !isLoopThread {
         wakePipe.signal()
         state.wakeUps += 1
       }

@@ -13,8 +13,9 @@ import TandemSync
 ///    `--throughput-items` items, 100 by default); with a delta per action and with a delta per
 ///    batch, each once with replica stores that nobody subscribes to and once with a subscriber
 ///    on each (every published state shown);
-/// 4. latency: one follower process, `send` to `receipt.applied()`, p50 and p99, beside a raw
-///    ZeroMQ DEALER to ROUTER round trip between two processes (same state).
+/// 4. latency: one follower process, `send` to `receipt.applied()`, p50 and p99, with the
+///    sending task on the follower's I/O thread and on the cooperative pool, beside a raw ZeroMQ
+///    DEALER to ROUTER round trip between two processes (same state).
 /// `--parts` picks some of them (`leader`, `join`, `throughput`, `latency`; all by default).
 /// Durability is off (no journal). Helper processes are this executable with `--worker`.
 let syncBenchmark = Command(
@@ -24,7 +25,7 @@ let syncBenchmark = Command(
     "[--runs N] [--items N] [--actions N] [--senders N] [--window N] [--round-trips N]"
     + " [--throughput-items N] [--parts leader,join,throughput,latency]",
   run: { words in
-    var arguments = try CommandLineArguments(words, flags: ["subscribe"])
+    var arguments = try CommandLineArguments(words, flags: ["subscribe", "on-loop"])
     if let role = arguments.option("worker") {
       try SyncBenchmarkWorker.run(role: role, arguments: &arguments)
       return
@@ -141,35 +142,44 @@ struct SyncBenchmark: Sendable {
     }
   }
 
-  /// Part 4: `send` to `applied()` latency beside the raw round trip.
+  /// Part 4: `send` to `applied()` latency beside the raw round trip, with the sending task on
+  /// the follower's I/O thread (`withTaskExecutorPreference(follower.executor)`) and on the
+  /// cooperative pool, alternating within each run.
   private func addLatencyRows(_ table: inout BenchmarkTable) async throws {
-    var p50s: [Double] = []
-    var p99s: [Double] = []
-    var raw50s: [Double] = []
-    var raw99s: [Double] = []
+    var onLoop = LatencySamples()
+    var onPool = LatencySamples()
+    var raw = LatencySamples()
     for run in 0...runs {
-      let (p50, p99) = try await sendLatency()
-      let raw = try ZeroMQBenchmark(runs: 1, messages: 2, roundTrips: roundTrips).roundTripRun(
-        .swift)
-      if run > 0 {
-        p50s.append(p50)
-        p99s.append(p99)
-        raw50s.append(raw.percentile(50) / 1000)
-        raw99s.append(raw.percentile(99) / 1000)
-      }
+      let loopFigures = try await sendLatency(onLoop: true)
+      let poolFigures = try await sendLatency(onLoop: false)
+      let rawRun = try ZeroMQBenchmark(runs: 1, messages: 2, roundTrips: roundTrips)
+        .roundTripRun(.swift)
+      guard run > 0 else { continue }
+      onLoop.add(loopFigures)
+      onPool.add(poolFigures)
+      raw.add((rawRun.percentile(50) / 1000, rawRun.percentile(99) / 1000))
     }
-    let (p50, p99) = (Samples(p50s).median, Samples(p99s).median)
-    let (raw50, raw99) = (Samples(raw50s).median, Samples(raw99s).median)
-    table.add(["send -> applied p50 (us)", BenchmarkTable.format(p50, decimals: 1), ""])
-    table.add([
-      "raw DEALER->ROUTER round trip p50 (us)", BenchmarkTable.format(raw50, decimals: 1), "",
-    ])
-    table.add(["p50 ratio", BenchmarkTable.format(p50 / raw50, decimals: 2), "<= 2.5"])
-    table.add(["send -> applied p99 (us)", BenchmarkTable.format(p99, decimals: 1), ""])
-    table.add([
-      "raw DEALER->ROUTER round trip p99 (us)", BenchmarkTable.format(raw99, decimals: 1), "",
-    ])
-    table.add(["p99 ratio", BenchmarkTable.format(p99 / raw99, decimals: 2), "<= 6"])
+    let percentiles: [(name: String, of: KeyPath<LatencySamples, Double>, target: String)] = [
+      ("p50", \.p50, "<= 2.5"), ("p99", \.p99, "<= 6"),
+    ]
+    for (name, percentile, target) in percentiles {
+      let rawFigure = raw[keyPath: percentile]
+      for (placement, samples) in [("I/O thread", onLoop), ("cooperative pool", onPool)] {
+        let figure = samples[keyPath: percentile]
+        table.add([
+          "send -> applied \(name), task on the \(placement) (us)",
+          BenchmarkTable.format(figure, decimals: 1), "",
+        ])
+        table.add([
+          "  ratio to the raw round trip", BenchmarkTable.format(figure / rawFigure, decimals: 2),
+          target,
+        ])
+      }
+      table.add([
+        "raw DEALER->ROUTER round trip \(name) (us)", BenchmarkTable.format(rawFigure, decimals: 1),
+        "",
+      ])
+    }
   }
 
   private func format(_ values: [Double], _ decimals: Int = 0) -> String {
@@ -225,11 +235,13 @@ struct SyncBenchmark: Sendable {
     return (times, size)
   }
 
-  /// p50 and p99 of `send` to `applied()`, in microseconds, from a follower process.
-  private func sendLatency() async throws -> (Double, Double) {
+  /// p50 and p99 of `send` to `applied()`, in microseconds, from a follower process whose
+  /// sending task runs on its I/O thread or on the cooperative pool.
+  private func sendLatency(onLoop: Bool) async throws -> (p50: Double, p99: Double) {
     let leader = try await SyncBenchmarkState.leader(items: throughputItems)
     let follower = try worker(
-      "latency", leader: leader.controlEndpoint, ["--count", String(roundTrips)])
+      "latency", leader: leader.controlEndpoint,
+      ["--count", String(roundTrips)] + (onLoop ? ["--on-loop"] : []))
     let figures = try follower.finish().split(separator: " ").compactMap {
       Double($0.trimmingCharacters(in: .whitespacesAndNewlines))
     }
@@ -244,4 +256,18 @@ struct SyncBenchmark: Sendable {
       try await Task.sleep(for: .milliseconds(2))
     }
   }
+}
+
+/// The p50 and p99 figures of the measured runs; each figure is the median over the runs.
+private struct LatencySamples {
+  private var p50s: [Double] = []
+  private var p99s: [Double] = []
+
+  mutating func add(_ figures: (p50: Double, p99: Double)) {
+    p50s.append(figures.p50)
+    p99s.append(figures.p99)
+  }
+
+  var p50: Double { Samples(p50s).median }
+  var p99: Double { Samples(p99s).median }
 }

@@ -10,7 +10,8 @@ final class FollowerCore<Model: ReplicaModel>: Sendable {
   let configuration: FollowerConfiguration
   let outbox: FollowerOutbox
   let store: Store<State>
-  private let loop: IOLoop
+  /// The I/O loop, which is also the follower's task executor.
+  let loop: IOLoop
   private let engine: LoopBound<FollowerEngine<Model>>
 
   /// Joins the leader: returns once the first snapshot is in the replica store.

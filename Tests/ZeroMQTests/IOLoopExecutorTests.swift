@@ -1,0 +1,72 @@
+import Synchronization
+import Testing
+
+@testable import ZeroMQ
+
+@Suite("IOLoop as a task executor", .timeLimit(.minutes(1)))
+struct IOLoopExecutorTests {
+  @Test("a task that prefers the loop runs on its thread, before and after it suspends")
+  func taskRunsOnTheLoopThread() async throws {
+    let loop = try IOLoop(name: "test-executor")
+    let threads = try await withTaskExecutorPreference(loop) {
+      let before = loop.inLoopThread
+      let inJob = try await loop.submit { _ in loop.inLoopThread }
+      let after = loop.inLoopThread
+      await Task.yield()
+      return [before, inJob, after, loop.inLoopThread]
+    }
+    #expect(threads == [true, true, true, true])
+    #expect(!loop.inLoopThread)
+    await loop.shutdown()
+  }
+
+  @Test("work queued from the loop thread runs without a wake-up through the pipe")
+  func workFromTheLoopThreadNeedsNoWakeUp() async throws {
+    let loop = try IOLoop(name: "test-executor-wakeups")
+    try await loop.submit { _ in }
+    let before = loop.wakeUpCount
+    let (ran, wakeUps) = try await withTaskExecutorPreference(loop) {
+      var ran = 0
+      for _ in 0..<100 {
+        try await loop.submit { _ in }
+        ran += 1
+      }
+      return (ran, loop.wakeUpCount)
+    }
+    #expect(ran == 100)
+    // The task itself started with one wake-up; none of its hundred hand-overs needed one.
+    #expect(wakeUps - before <= 1)
+    await loop.shutdown()
+  }
+
+  @Test("a task that prefers a loop that shuts down still finishes, on the global executor")
+  func taskOutlivesTheLoop() async throws {
+    let loop = try IOLoop(name: "test-executor-shutdown")
+    let parked = Atomic<Bool>(false)
+    let outcome = Mutex<(sum: Int, onLoop: Bool)?>(nil)
+    let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+    Task {
+      await withTaskExecutorPreference(loop) {
+        parked.store(true, ordering: .releasing)
+        var sum = 0
+        for await value in stream { sum += value }
+        outcome.withLock { $0 = (sum, loop.inLoopThread) }
+      }
+    }
+    while !parked.load(ordering: .acquiring) { await Task.yield() }
+    continuation.yield(1)
+    await loop.shutdown()
+    // The loop no longer accepts jobs: resuming the task must not lose it.
+    continuation.yield(2)
+    continuation.finish()
+    // A lost task never finishes: wait for it at most ten seconds.
+    let clock = ContinuousClock()
+    let deadline = clock.now + .seconds(10)
+    while outcome.withLock({ $0 }) == nil, clock.now < deadline {
+      try await Task.sleep(for: .milliseconds(1))
+    }
+    let finished = try #require(outcome.withLock { $0 })
+    #expect(finished.sum == 3)
+    #expect(!finished.onLoop)
+  }
+}
