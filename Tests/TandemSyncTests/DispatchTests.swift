@@ -75,7 +75,8 @@ struct DispatchTests {
       return json.store.state[pointer: "/counter"]
     }
     #expect(counter == 3)
-    await json.stop()
+    // Stopping from the follower's own thread ends its loop and still returns.
+    await withTaskExecutorPreference(json.executor) { await json.stop() }
     await follower.stop()
     await leader.stop()
   }
