@@ -99,6 +99,8 @@ extension LoopScope {
   /// ones one interval after their deadline (or after now, when that is already past). Returns
   /// whether any ran.
   private func fireTimers(now: ContinuousClock.Instant) -> Bool {
+    // Most turns find no timer due: look before copying any.
+    guard timers.contains(where: { $0.deadline <= now }) else { return false }
     let due = timers.filter { $0.deadline <= now }.sorted { $0.deadline < $1.deadline }
     for entry in due {
       // An earlier timer's body may have cancelled this one.
