@@ -220,8 +220,8 @@ struct JournalGroupedDeltaTests {
       ) { try journal.recover() }
       #expect(
         try journal.verify().problems == [
-          "snapshot: the latest snapshot, at sequence 3, falls inside a delta (its row has an "
-            + "empty patch)"
+          "snapshot: the latest snapshot, at sequence 3, falls inside a delta (the row of "
+            + "sequence 3 has an empty patch)"
         ])
     }
   }

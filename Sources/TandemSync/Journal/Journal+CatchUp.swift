@@ -51,9 +51,7 @@ extension JournalSession {
     let first = UInt64(bitPattern: oldest)
     guard sequence >= first else { return false }
     if sequence == first { return true }
-    let previousPatch = try connection.integer(
-      "SELECT length(patch) FROM deltas WHERE sequence = ?1", binding: sequence - 1)
-    guard let previousPatch else { return false }
+    guard let previousPatch = try patchLength(at: sequence - 1) else { return false }
     return previousPatch > 0
   }
 }

@@ -19,16 +19,10 @@ extension Journal {
           path: session.path,
           detail: "it holds deltas up to sequence \(session.lastSequence) but no snapshot")
       }
-      let baseOpensADelta = try session.sqlite { () throws(SQLiteError) -> Bool in
-        try session.connection.integer(
-          "SELECT length(patch) FROM deltas WHERE sequence = ?1", binding: base) != 0
+      let insideDelta = try session.sqlite { () throws(SQLiteError) -> String? in
+        try session.snapshotInsideDelta(base)
       }
-      guard baseOpensADelta else {
-        throw .corrupt(
-          path: session.path,
-          detail: "the latest snapshot, at sequence \(base), falls inside a delta (the row of "
-            + "sequence \(base) has an empty patch)")
-      }
+      if let insideDelta { throw .corrupt(path: session.path, detail: insideDelta) }
       var deltas: [Delta] = []
       var previous = base
       var bytes = 0

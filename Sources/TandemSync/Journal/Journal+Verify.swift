@@ -112,13 +112,8 @@ extension JournalSession {
         "deltas: the rows of sequences \(row.uint64(at: 0))...\(row.uint64(at: 1)) have empty "
           + "patches but no later row closes their delta: the history ends inside a delta")
     }
-    if let snapshot = snapshotSequence,
-      try connection.integer(
-        "SELECT length(patch) FROM deltas WHERE sequence = ?1", binding: snapshot) == 0
-    {
-      problems.append(
-        "snapshot: the latest snapshot, at sequence \(snapshot), falls inside a delta (its row "
-          + "has an empty patch)")
+    if let snapshot = snapshotSequence, let insideDelta = try snapshotInsideDelta(snapshot) {
+      problems.append("snapshot: " + insideDelta)
     }
     return problems
   }

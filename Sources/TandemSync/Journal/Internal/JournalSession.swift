@@ -108,6 +108,21 @@ final class JournalSession {
 
   // MARK: Reading rows
 
+  /// The length of the patch stored at `sequence`: 0 for a row of a delta that continues into
+  /// the next row (an action before the delta's last), nil when no row of `sequence` is stored.
+  func patchLength(at sequence: UInt64) throws(SQLiteError) -> Int64? {
+    try connection.integer(
+      "SELECT length(patch) FROM deltas WHERE sequence = ?1", binding: sequence)
+  }
+
+  /// Why the snapshot at `sequence` cannot be a base for replay: its row has an empty patch,
+  /// so the snapshot falls inside a delta of several actions; nil when it is a delta boundary.
+  func snapshotInsideDelta(_ sequence: UInt64) throws(SQLiteError) -> String? {
+    guard try patchLength(at: sequence) == 0 else { return nil }
+    return "the latest snapshot, at sequence \(sequence), falls inside a delta (the row of "
+      + "sequence \(sequence) has an empty patch)"
+  }
+
   /// Calls `body` with each delta from `sequence` on, in order, until it returns false.
   ///
   /// Rows are grouped back into the deltas appended: a row with an empty patch continues into

@@ -8,7 +8,7 @@ import Synchronization
 /// store keeps the old state for the diff anyway, so holding the new one costs no copy); when
 /// actions are grouped it records neither, and the loop reads the store's state inside its
 /// drain, so the store changes its state in place between two publications. The loop takes what
-/// was recorded (``takeUnpublished(state:)``), commits and publishes it. Both sides hold the
+/// was recorded (``takeUnpublished(current:)``), commits and publishes it. Both sides hold the
 /// lock only for bookkeeping, never while encoding, writing or sending.
 final class LeaderHistory<State: Sendable>: Sendable {
   struct Contents {
