@@ -60,11 +60,7 @@ struct IOLoopExecutorTests {
     continuation.yield(2)
     continuation.finish()
     // A lost task never finishes: wait for it at most ten seconds.
-    let clock = ContinuousClock()
-    let deadline = clock.now + .seconds(10)
-    while outcome.withLock({ $0 }) == nil, clock.now < deadline {
-      try await Task.sleep(for: .milliseconds(1))
-    }
+    try await waitUntil { outcome.withLock { $0 } != nil }
     let finished = try #require(outcome.withLock { $0 })
     #expect(finished.sum == 3)
     #expect(!finished.onLoop)

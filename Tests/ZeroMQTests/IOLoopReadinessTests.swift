@@ -67,12 +67,4 @@ struct IOLoopReadinessTests {
     #expect(try peer.receive(wait: .timeout(.seconds(5))) != nil)
     await loop.shutdown()
   }
-
-  /// Waits (at most 10 seconds, checking every millisecond) until `condition` holds.
-  private func waitUntil(_ condition: () -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(10)
-    while !condition() && ContinuousClock.now < deadline {
-      try await Task.sleep(for: .milliseconds(1))
-    }
-  }
 }

@@ -60,3 +60,12 @@ func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async 
     Thread { continuation.resume(with: Result { try body() }) }.start()
   }
 }
+
+/// Waits (at most 10 seconds, checking every millisecond) until `condition` holds; callers
+/// check the condition afterwards.
+func waitUntil(_ condition: () -> Bool) async throws {
+  let deadline = ContinuousClock.now + .seconds(10)
+  while !condition() && ContinuousClock.now < deadline {
+    try await Task.sleep(for: .milliseconds(1))
+  }
+}
