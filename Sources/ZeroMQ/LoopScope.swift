@@ -21,6 +21,8 @@ public final class LoopScope {
   var nextTimerNumber = 0
   /// Every socket made by ``makeSocket(_:)``, closed at shutdown if still open.
   var ownedSockets: [WeakSocket] = []
+  /// How many turns the loop has finished, for tests.
+  var turns = 0
 
   init(core: LoopCore) {
     self.core = core

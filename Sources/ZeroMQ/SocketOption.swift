@@ -20,14 +20,15 @@ public struct SocketOption<Value>: Sendable {
   /// The libzmq constant's name, for error messages.
   public let name: String
   let encode: @Sendable (Value) -> [UInt8]
-  let decode: @Sendable ([UInt8]) -> Value
+  /// Reads the value from the bytes libzmq wrote (no more than ``capacity``).
+  let decode: @Sendable (UnsafeRawBufferPointer) -> Value
   /// The largest value libzmq can return for this option, in bytes.
   let capacity: Int
 
   init(
     _ code: Int32, _ name: String, capacity: Int,
     encode: @escaping @Sendable (Value) -> [UInt8],
-    decode: @escaping @Sendable ([UInt8]) -> Value
+    decode: @escaping @Sendable (UnsafeRawBufferPointer) -> Value
   ) {
     self.code = code
     self.name = name
@@ -47,16 +48,19 @@ extension Socket {
     }
   }
 
-  /// The current value of `option` (`zmq_getsockopt`).
+  /// The current value of `option` (`zmq_getsockopt`), read through a buffer on the stack: the
+  /// I/O loop asks for ``SocketOption/events`` on every turn.
   public func get<Value>(_ option: SocketOption<Value>) throws(ZMQError) -> Value {
     let handle = handle
-    var bytes = [UInt8](repeating: 0, count: option.capacity)
-    var size = option.capacity
-    _ = try zmqCall("zmq_getsockopt(\(option.name))") {
-      bytes.withUnsafeMutableBytes { zmq_getsockopt(handle, option.code, $0.baseAddress, &size) }
+    return try withUnsafeTemporaryAllocation(byteCount: option.capacity, alignment: 8) {
+      buffer throws(ZMQError) in
+      buffer.initializeMemory(as: UInt8.self, repeating: 0)
+      var size = option.capacity
+      _ = try zmqCall("zmq_getsockopt(\(option.name))") {
+        zmq_getsockopt(handle, option.code, buffer.baseAddress, &size)
+      }
+      return option.decode(UnsafeRawBufferPointer(rebasing: buffer.prefix(min(size, buffer.count))))
     }
-    bytes.removeSubrange(min(size, bytes.count)...)
-    return option.decode(bytes)
   }
 }
 
@@ -93,7 +97,7 @@ extension SocketOption where Value == Duration {
 
 extension SocketOption where Value == [UInt8] {
   static func bytes(_ code: Int32, _ name: String, capacity: Int = 256) -> Self {
-    Self(code, name, capacity: capacity, encode: { $0 }, decode: { $0 })
+    Self(code, name, capacity: capacity, encode: { $0 }, decode: { Array($0) })
   }
 }
 
@@ -109,7 +113,9 @@ extension SocketOption where Value == String {
 
 extension SocketOption where Value == CurveKey {
   static func curveKey(_ code: Int32, _ name: String) -> Self {
-    Self(code, name, capacity: 32, encode: { $0.bytes }, decode: { CurveKey(bytes: $0) ?? .zero })
+    Self(
+      code, name, capacity: 32, encode: { $0.bytes },
+      decode: { CurveKey(bytes: Array($0)) ?? .zero })
   }
 }
 
@@ -117,12 +123,10 @@ private func encodeInteger<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
   withUnsafeBytes(of: value) { Array($0) }
 }
 
-private func decodeInteger<T: FixedWidthInteger>(_ bytes: [UInt8]) -> T {
+private func decodeInteger<T: FixedWidthInteger>(_ bytes: UnsafeRawBufferPointer) -> T {
   var value = T.zero
   withUnsafeMutableBytes(of: &value) { target in
-    bytes.withUnsafeBytes { source in
-      target.copyMemory(from: UnsafeRawBufferPointer(rebasing: source.prefix(target.count)))
-    }
+    target.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes.prefix(target.count)))
   }
   return value
 }

@@ -39,6 +39,25 @@ struct IOLoopExecutorTests {
     await loop.shutdown()
   }
 
+  @Test("jobs queued by a job run in the same turn, for a bounded number of rounds")
+  func followUpJobsRunInTheSameTurn() async throws {
+    let loop = try IOLoop(name: "test-executor-follow-ups")
+    let turns = Mutex<[Int]>([])
+    // Each job of the chain records its turn and queues the next, from the loop thread.
+    @Sendable func chain(_ remaining: Int, _ scope: LoopScope) {
+      turns.withLock { $0.append(scope.turns) }
+      if remaining > 0 { loop.execute { chain(remaining - 1, $0) } }
+    }
+    try await loop.submit { chain(99, $0) }
+    try await waitUntil { turns.withLock { $0.count } == 100 }
+    let recorded = turns.withLock { $0 }
+    #expect(Set(recorded.prefix(3)).count == 1)
+    let spanned = recorded.last! - recorded.first! + 1
+    #expect(spanned > 1, "a chain that keeps queuing must let the loop look at its sockets")
+    #expect(spanned <= 100 / LoopScope.followUpRounds + 2)
+    await loop.shutdown()
+  }
+
   @Test("a task that prefers a loop that shuts down still finishes, on the global executor")
   func taskOutlivesTheLoop() async throws {
     let loop = try IOLoop(name: "test-executor-shutdown")

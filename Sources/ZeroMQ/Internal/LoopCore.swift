@@ -16,6 +16,8 @@ final class LoopCore: Sendable {
     var finishWaiters: [CheckedContinuation<Void, Never>] = []
     /// How many wake-ups were sent, for tests of the coalescing.
     var wakeUps = 0
+    /// Whether a wake-up was written since the loop last took the queue.
+    var wokenSinceTake = false
   }
 
   let context: Context
@@ -49,10 +51,7 @@ final class LoopCore: Sendable {
     state.withLock { state in
       guard state.accepting else { return false }
       state.jobs.append(job)
-      if state.jobs.count == 1 && !isLoopThread {
-        wakePipe.signal()
-        state.wakeUps += 1
-      }
+      if state.jobs.count == 1 && !isLoopThread { Self.wake(&state, wakePipe) }
       return true
     }
   }
@@ -63,18 +62,27 @@ final class LoopCore: Sendable {
     state.withLock { state in
       guard state.accepting else { return false }
       state.accepting = false
-      wakePipe.signal()
-      state.wakeUps += 1
+      Self.wake(&state, wakePipe)
       return true
     }
   }
 
-  /// Takes every queued job, and whether the loop should stop after running them.
-  func takeJobs() -> (jobs: [Job], stop: Bool) {
+  private static func wake(_ state: inout State, _ pipe: WakePipe) {
+    pipe.signal()
+    state.wakeUps += 1
+    state.wokenSinceTake = true
+  }
+
+  /// Takes every queued job, and whether the loop should stop after running them and whether
+  /// a wake-up was written to the pipe since the last take (jobs queued on the loop thread
+  /// write none).
+  func takeJobs() -> (jobs: [Job], stop: Bool, woken: Bool) {
     state.withLock { state in
       let jobs = state.jobs
       state.jobs = []
-      return (jobs, !state.accepting)
+      let woken = state.wokenSinceTake
+      state.wokenSinceTake = false
+      return (jobs, !state.accepting, woken)
     }
   }
 

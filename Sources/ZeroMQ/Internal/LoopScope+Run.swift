@@ -5,8 +5,8 @@
 #endif
 
 extension LoopScope {
-  /// The loop: each turn runs the queued jobs, the handlers of readable sockets and the due
-  /// timers; when none of them has anything to do, it waits in `poll` on the wake-up pipe and
+  /// The loop: each turn runs the queued jobs, the handlers of readable sockets, the jobs those
+  /// queued, and the due timers; when none of them has anything to do, it waits in `poll` on the wake-up pipe and
   /// the registered sockets' descriptors until the next timer is due. Repeats until shutdown,
   /// then closes every socket the loop owns.
   ///
@@ -39,22 +39,12 @@ extension LoopScope {
       }
 
       var readable = askEvery ? polled.indices.filter { polled[$0].socket.hasInput } : []
-      var (jobs, stop) = core.takeJobs()
-      if !jobs.isEmpty {
-        // Their wake-up is in the pipe. Drain it, then take the queue again: a job queued
-        // before the drain may have had its wake-up drained with it.
-        core.wakePipe.drain()
-        let (later, laterStop) = core.takeJobs()
-        jobs += later
-        stop = laterStop
-      } else if readable.isEmpty, !stop {
+      var (jobs, stop) = takeQueuedJobs()
+      if jobs.isEmpty, readable.isEmpty, !stop {
         let timeout = pollTimeout(now: clock.now)
         if timeout != 0 {
           wait(on: &descriptors, timeout: timeout)
-          if descriptors[0].revents != 0 {
-            core.wakePipe.drain()
-            (jobs, stop) = core.takeJobs()
-          }
+          if descriptors[0].revents != 0 { (jobs, stop) = takeQueuedJobs() }
           readable = polled.indices.filter {
             descriptors[$0 + 1].revents != 0 && polled[$0].socket.hasInput
           }
@@ -69,11 +59,47 @@ extension LoopScope {
           registration.handler(registration.socket)
         }
       }
+      let followUpsRan = !stopping && runFollowUpJobs(stopping: &stopping)
       let timersRan = !timers.isEmpty && fireTimers(now: clock.now)
-      askEvery = !jobs.isEmpty || !readable.isEmpty || timersRan
+      askEvery = !jobs.isEmpty || !readable.isEmpty || followUpsRan || timersRan
+      turns += 1
     }
     closeEverything()
   }
+
+  /// Takes the queued jobs. When a wake-up byte was written for them, drains the pipe and takes
+  /// the queue again: a job queued before the drain may have had its wake-up drained with it.
+  /// Jobs queued on the loop thread write no byte, so taking them costs no system call.
+  private func takeQueuedJobs() -> (jobs: [LoopCore.Job], stop: Bool) {
+    var (jobs, stop, woken) = core.takeJobs()
+    if woken {
+      core.wakePipe.drain()
+      let later = core.takeJobs()
+      jobs += later.jobs
+      stop = later.stop
+    }
+    return (jobs, stop)
+  }
+
+  /// Runs the jobs that this turn's jobs and handlers queued (a task resumed on the loop, the
+  /// send it then asked for) in this turn, rather than one turn later after asking every socket
+  /// for its events again; at most ``followUpRounds`` rounds, so that work which keeps queuing
+  /// more cannot keep the sockets waiting. Returns whether any ran.
+  private func runFollowUpJobs(stopping: inout Bool) -> Bool {
+    var ran = false
+    for _ in 0..<Self.followUpRounds {
+      let (jobs, stop) = takeQueuedJobs()
+      if jobs.isEmpty && !stop { break }
+      for job in jobs { job(self) }
+      ran = ran || !jobs.isEmpty
+      stopping = stop
+      if stop { break }
+    }
+    return ran
+  }
+
+  /// The most rounds of follow-up jobs in one turn.
+  static var followUpRounds: Int { 16 }
 
   /// Waits in `poll` until a descriptor is readable or `timeout` milliseconds (`-1`: no limit)
   /// have passed; a signal ends the wait early.
