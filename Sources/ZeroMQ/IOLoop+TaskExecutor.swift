@@ -4,7 +4,7 @@
 /// ```swift
 /// try await withTaskExecutorPreference(loop) {
 ///   // On the loop thread: the closure is queued without waking another thread, and the task
-///   // resumes on the loop's next turn, right after the closure ran.
+///   // resumes in the same turn of the loop, right after the closure ran.
 ///   let sent = try await loop.submit { _ in try dealer.value.send("hello") }
 /// }
 /// ```

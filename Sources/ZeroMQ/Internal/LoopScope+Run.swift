@@ -6,9 +6,9 @@
 
 extension LoopScope {
   /// The loop: each turn runs the queued jobs, the handlers of readable sockets, the jobs those
-  /// queued, and the due timers; when none of them has anything to do, it waits in `poll` on the wake-up pipe and
-  /// the registered sockets' descriptors until the next timer is due. Repeats until shutdown,
-  /// then closes every socket the loop owns.
+  /// queued, and the due timers; when none of them has anything to do, it waits in `poll` on the
+  /// wake-up pipe and the registered sockets' descriptors until the next timer is due. Repeats
+  /// until shutdown, then closes every socket the loop owns.
   ///
   /// A socket's descriptor (`ZMQ_FD`) only says that the socket may have news, and any
   /// operation on the socket may consume that signal; `ZMQ_EVENTS` says whether a message
