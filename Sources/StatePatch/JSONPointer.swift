@@ -74,6 +74,7 @@ extension JSONPointer {
     guard utf8[0] == UInt8(ascii: "/") else {
       throw JSONPointerError(text: text, offset: 0, reason: .missingSlash)
     }
+    tokens.reserveCapacity(utf8.reduce(0) { $1 == UInt8(ascii: "/") ? $0 + 1 : $0 })
     var token: [UInt8] = []
     var index = 1
     while index <= utf8.count {

@@ -148,7 +148,10 @@ extension Socket {
   public func receiveParts(wait: Wait) throws(ZMQError) -> [[UInt8]]? {
     let message = Message()
     guard try receive(into: message, wait: wait) else { return nil }
-    var parts = [message.bytes]
+    // Most multipart messages have a handful of frames: one allocation instead of regrowing.
+    var parts: [[UInt8]] = []
+    parts.reserveCapacity(message.hasMore ? 8 : 1)
+    parts.append(message.bytes)
     while message.hasMore {
       _ = try receive(into: message)
       parts.append(message.bytes)
