@@ -88,7 +88,8 @@ public final class LoopScope {
     timers.removeAll { $0.timer == timer }
   }
 
-  /// Queues `body` to run on the loop thread after the current turn's work.
+  /// Queues `body` to run on the loop thread once the work in progress is done: later in the
+  /// same turn, before its timers (in the next turn after 16 rounds of such work).
   public func execute(_ body: @escaping @Sendable (LoopScope) -> Void) {
     _ = core.enqueue(body)
   }
