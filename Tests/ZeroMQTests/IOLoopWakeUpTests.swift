@@ -28,6 +28,24 @@ struct IOLoopWakeUpTests {
     await loop.shutdown()
   }
 
+  @Test("a wake-up byte that no take reports is drained at the next wake, not spun on")
+  func strayWakeUpCostsOneTurn() async throws {
+    let loop = try IOLoop(name: "test-stray-wakeup")
+    let turns = try await withCheckedThrowingContinuation { continuation in
+      loop.execute { scope in
+        let start = scope.turns
+        // A byte in the pipe with no wake-up recorded, as when a job is queued between a take
+        // and the drain after it.
+        scope.core.wakePipe.signal()
+        scope.schedule(after: .milliseconds(100)) {
+          continuation.resume(returning: scope.turns - start)
+        }
+      }
+    }
+    #expect(turns <= 5, "the loop turned \(turns) times in 100 ms with nothing to do")
+    await loop.shutdown()
+  }
+
   @Test("reading a LoopBound off its loop thread traps")
   func loopBoundTrapsOffLoop() async {
     await #expect(processExitsWith: .failure) {

@@ -44,7 +44,7 @@ extension LoopScope {
         let timeout = pollTimeout(now: clock.now)
         if timeout != 0 {
           wait(on: &descriptors, timeout: timeout)
-          if descriptors[0].revents != 0 { (jobs, stop) = takeQueuedJobs() }
+          if descriptors[0].revents != 0 { (jobs, stop) = takeQueuedJobs(pipeReadable: true) }
           readable = polled.indices.filter {
             descriptors[$0 + 1].revents != 0 && polled[$0].socket.hasInput
           }
@@ -67,10 +67,20 @@ extension LoopScope {
     closeEverything()
   }
 
-  /// Takes the queued jobs. When a wake-up byte was written for them, drains the pipe and takes
-  /// the queue again: a job queued before the drain may have had its wake-up drained with it.
-  /// Jobs queued on the loop thread write no byte, so taking them costs no system call.
-  private func takeQueuedJobs() -> (jobs: [LoopCore.Job], stop: Bool) {
+  /// Takes the queued jobs, draining the wake-up pipe first when `poll` found it readable.
+  /// Otherwise, when a wake-up byte was written for them, drains the pipe and takes the queue
+  /// again: a job queued before the drain may have had its wake-up drained with it. Jobs queued
+  /// on the loop thread write no byte, so taking them costs no system call.
+  ///
+  /// A byte written between a take and the drain after it can stay in the pipe after the take
+  /// that found its job; the next `poll` then finds the pipe readable, and the drain here
+  /// empties it, so it costs one spare wake-up, never a loop that spins.
+  private func takeQueuedJobs(pipeReadable: Bool = false) -> (jobs: [LoopCore.Job], stop: Bool) {
+    if pipeReadable {
+      core.wakePipe.drain()
+      let (jobs, stop, _) = core.takeJobs()
+      return (jobs, stop)
+    }
     var (jobs, stop, woken) = core.takeJobs()
     if woken {
       core.wakePipe.drain()
