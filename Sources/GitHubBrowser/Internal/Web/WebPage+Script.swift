@@ -11,7 +11,17 @@ extension WebPage {
     const esc = (text) => String(text ?? "").replace(/[&<>"']/g,
       (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"}[c]));
 
-    async function send(tag, payload) {
+    // Actions leave this page one at a time, each after the one before was applied, so they
+    // take effect in the order they were made: the first view's own navigation never lands
+    // after a click that followed it.
+    let sending = Promise.resolve();
+    function send(tag, payload) {
+      const sent = sending.then(() => post(tag, payload));
+      sending = sent;
+      return sent;
+    }
+
+    async function post(tag, payload) {
       const footer = $("outcome");
       try {
         const response = await fetch("/api/actions", {method: "POST",
