@@ -21,7 +21,8 @@ started = time.monotonic()
 passed = failed = 0
 
 
-def step(ok, text):
+def step(ok, text, page=None):
+    """Counts and prints a step; a failed step on a page also prints what that page shows."""
     global passed, failed
     if ok:
         passed += 1
@@ -29,6 +30,8 @@ def step(ok, text):
     else:
         failed += 1
         print("FAIL  " + text, flush=True)
+        if page:
+            print("      the page shows: %s" % browser.describe(page), flush=True)
     return ok
 
 
@@ -98,6 +101,15 @@ class Browser:
             time.sleep(0.1)
         return False
 
+    def describe(self, session):
+        try:
+            return self.evaluate(session, "JSON.stringify({connection: window.tandem && "
+                                 "tandem.view() ? tandem.view().connection : null, "
+                                 "screen: document.body.dataset.screen, "
+                                 "outcome: (document.getElementById('outcome') || {}).textContent})")
+        except Exception as error:
+            return "(cannot read the page: %s)" % error
+
     def click(self, session, selector):
         return self.evaluate(session, "(() => { const e = document.querySelector(%s); "
                              "if (!e) return false; e.click(); return true; })()" % json.dumps(selector))
@@ -130,26 +142,26 @@ try:
     step(browser.wait_for(b, "window.tandem && tandem.view() && tandem.view().connection === 'live'")
          and browser.click(b, "#nav-bookmarks")
          and browser.wait_for(b, "document.body.dataset.screen === 'bookmarks'"),
-         "page B is live and shows the bookmarks screen")
+         "page B is live and shows the bookmarks screen", b)
     step(not browser.evaluate(b, "document.body.dataset.bookmarks.split(' ').includes('%s')" % REPO),
-         "page B does not list %s yet" % REPO)
+         "page B does not list %s yet" % REPO, b)
     a = browser.open(url_a)
     step(browser.wait_for(a, "window.tandem && tandem.view() && tandem.view().connection === 'live'"),
-         "page A connected: its event stream delivers live views")
+         "page A connected: its event stream delivers live views", a)
     opened_list = browser.wait_for(
         a, "!!document.querySelector('[data-action=open][data-repo=\"%s\"]')" % REPO)
-    step(opened_list, "page A shows ada's repositories (the worker loaded them)")
+    step(opened_list, "page A shows ada's repositories (the worker loaded them)", a)
     step(browser.click(a, "[data-action=open][data-repo=\"%s\"]" % REPO)
          and browser.wait_for(a, "document.body.dataset.screen === 'repository' && "
                               "!!document.querySelector('pre.readme')"),
-         "clicked %s on A: its README, branches and commits show" % REPO)
+         "clicked %s on A: its README, branches and commits show" % REPO, a)
     step(browser.click(a, "h2 [data-action=bookmark]")
          and browser.wait_for(a, "document.body.dataset.bookmarks.split(' ').includes('%s')" % REPO)
          and browser.wait_for(a, "document.getElementById('outcome').textContent.includes('applied at sequence')"),
-         "clicked Bookmark on A: the outcome line shows the sequence")
+         "clicked Bookmark on A: the outcome line shows the sequence", a)
     shot_a = browser.screenshot(a, "page-a.png")
     step(browser.wait_for(b, "!!document.querySelector('main [data-action=open][data-repo=\"%s\"]')" % REPO, 5),
-         "page B, open all along, lists %s without a reload" % REPO)
+         "page B, open all along, lists %s without a reload" % REPO, b)
     same_session = browser.evaluate(b, "tandem.session") == browser.evaluate(a, "tandem.session")
     step(not same_session, "pages A and B are separate sessions, each with its own route")
     shot_b = browser.screenshot(b, "page-b.png")
