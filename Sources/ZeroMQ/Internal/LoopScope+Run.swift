@@ -67,27 +67,16 @@ extension LoopScope {
     closeEverything()
   }
 
-  /// Takes the queued jobs, draining the wake-up pipe first when `poll` found it readable.
-  /// Otherwise, when a wake-up byte was written for them, drains the pipe and takes the queue
-  /// again: a job queued before the drain may have had its wake-up drained with it. Jobs queued
-  /// on the loop thread write no byte, so taking them costs no system call.
+  /// Takes the queued jobs, then drains the wake-up pipe if a wake-up was written since the
+  /// last take or `poll` found the pipe readable. Jobs queued on the loop thread write no byte,
+  /// so taking them costs no system call.
   ///
-  /// A byte written between a take and the drain after it can stay in the pipe after the take
-  /// that found its job; the next `poll` then finds the pipe readable, and the drain here
-  /// empties it, so it costs one spare wake-up, never a loop that spins.
+  /// Only a take clears the record of a wake-up, and a take that finds one drains the pipe, so
+  /// no byte outlives its record: a job queued between the take and the drain keeps the record
+  /// set, and the next take (always before the loop waits) finds the job and drains again.
   private func takeQueuedJobs(pipeReadable: Bool = false) -> (jobs: [LoopCore.Job], stop: Bool) {
-    if pipeReadable {
-      core.wakePipe.drain()
-      let (jobs, stop, _) = core.takeJobs()
-      return (jobs, stop)
-    }
-    var (jobs, stop, woken) = core.takeJobs()
-    if woken {
-      core.wakePipe.drain()
-      let later = core.takeJobs()
-      jobs += later.jobs
-      stop = later.stop
-    }
+    let (jobs, stop, woken) = core.takeJobs()
+    if woken || pipeReadable { core.wakePipe.drain() }
     return (jobs, stop)
   }
 
