@@ -7,7 +7,7 @@
 ///   client's last applied sequence, which is at or after the action's, so read-your-writes
 ///   holds);
 /// - a number above `last + 1` is a gap: refused without using a number up, and the follower
-///   resends in order;
+///   realigns with the ledger and resends in order;
 /// - a rejected action uses its number up.
 ///
 /// The ledger is part of the leader's state: it is journaled with the deltas that change it and

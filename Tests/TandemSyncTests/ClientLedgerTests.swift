@@ -90,16 +90,41 @@ struct OutboxTests {
     #expect(sent6.map(\.number) == [42])
   }
 
-  @Test func anOutOfOrderAnswerRewindsOnlyForASendAfterTheLastRewind() throws {
+  @Test func aRealignmentHoldsSendsUntilItsWelcome() throws {
     var outbox = Outbox(capacity: 10)
     outbox.welcome(lastNumber: 0)
     for _ in 0..<3 { _ = try outbox.enqueue(tag: "t", payload: []) }
     _ = outbox.takeUnsent(now: now, client: "c", quietly: false)
-    let rewound = outbox.outOfOrder(2)
-    #expect(rewound)
+    let started = outbox.realign(now: now)
+    let startedAgain = outbox.realign(now: now)
+    #expect(started && !startedAgain)
+    _ = try outbox.enqueue(tag: "t", payload: [])
+    #expect(outbox.takeUnsent(now: now, client: "c", quietly: false).isEmpty)
+    #expect(outbox.realignmentTimedOut(after: .seconds(1), now: now + .seconds(2)))
+    // The leader still has the numbering: everything unanswered goes again, as numbered.
+    outbox.welcome(lastNumber: 0)
+    #expect(!outbox.realignmentTimedOut(after: .seconds(1), now: now + .seconds(2)))
+    let resent = outbox.takeUnsent(now: now, client: "c", quietly: false)
+    #expect(resent.map(\.number) == [1, 2, 3, 4])
+    // The leader forgot the client (its last number is below the oldest unanswered − 1): the
+    // unanswered actions are numbered again from its last number + 1.
+    _ = outbox.answered(1)
+    _ = outbox.answered(2)
+    _ = outbox.realign(now: now)
+    outbox.welcome(lastNumber: 0)
+    let renumbered = outbox.takeUnsent(now: now, client: "c", quietly: false)
+    #expect(renumbered.map(\.number) == [1, 2])
+  }
+
+  @Test func aSendThatCouldNotBeQueuedGoesAgainWithTheOnesAfterIt() throws {
+    var outbox = Outbox(capacity: 10)
+    outbox.welcome(lastNumber: 0)
+    for _ in 0..<3 { _ = try outbox.enqueue(tag: "t", payload: []) }
     _ = outbox.takeUnsent(now: now, client: "c", quietly: false)
-    let rewound2 = outbox.outOfOrder(3)
-    #expect(!rewound2)
+    outbox.unsend(from: 2)
+    let again = outbox.takeUnsent(now: now, client: "c", quietly: false)
+    #expect(again.map(\.number) == [2, 3])
+    #expect(outbox.takeUnsent(now: now, client: "c", quietly: false).isEmpty)
   }
 
   @Test func aFullOutboxRefuses() throws {

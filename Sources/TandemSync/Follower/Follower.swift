@@ -76,7 +76,8 @@ public final class Follower<State: Codable & Sendable>: Sendable {
   /// Forwards `action` to the leader; the receipt resolves once this replica shows its effect.
   ///
   /// - Throws: ``FollowerError/outboxFull(capacity:)`` at once when too many actions are
-  ///   unanswered, ``FollowerError/unregisteredAction(_:)`` for a type the registry lacks.
+  ///   unanswered, ``FollowerError/unregisteredAction(_:)`` for a type the registry lacks,
+  ///   ``FollowerError/actionTooLarge(bytes:limit:)`` for one whose JSON is too large to send.
   public func send(_ action: some Action) throws(FollowerError) -> Receipt {
     let encoded: (tag: String, payload: [UInt8])
     do throws(ActionRegistryError) {

@@ -6,7 +6,7 @@ public struct FollowerConfiguration: Sendable {
   /// process: a restarted process starts a new numbering, and actions it had not seen
   /// acknowledged before it died are gone with it. Give a stable id (and keep one process per
   /// id) to continue a numbering across restarts: the leader tells the follower the last number
-  /// it applied.
+  /// it used up (applied or rejected).
   public var clientID: String
   /// How long the leader may be silent (no delta, heartbeat or reply) before the follower
   /// reconnects; a few leader heartbeat intervals.
@@ -24,6 +24,11 @@ public struct FollowerConfiguration: Sendable {
   /// An action unanswered this long is sent again (the leader answers duplicates from its
   /// ledger, so resending is always safe).
   public var resendAfter: Duration = .seconds(2)
+  /// The largest action JSON `send` accepts, in bytes; past it `send` throws
+  /// ``FollowerError/actionTooLarge(bytes:limit:)``. Keep it below the leader's
+  /// ``LeaderConfiguration/maxMessageSize`` (16 MiB by default), which disconnects a follower
+  /// that sends more; the default leaves 64 KiB for the message's other frames.
+  public var maxActionSize = (16 << 20) - (64 << 10)
   /// The application version folded into the schema fingerprint; must equal the leader's.
   public var schemaVersion = "1"
 

@@ -17,6 +17,8 @@ public enum FollowerError: Error, Sendable, Equatable, CustomStringConvertible {
   case joinTimedOut(leader: String)
   /// The leader endpoint is not a ZeroMQ endpoint.
   case invalidEndpoint(String)
+  /// The action's JSON is larger than ``FollowerConfiguration/maxActionSize``; nothing was queued.
+  case actionTooLarge(bytes: Int, limit: Int)
 
   public var description: String {
     switch self {
@@ -31,6 +33,8 @@ public enum FollowerError: Error, Sendable, Equatable, CustomStringConvertible {
     case .joinTimedOut(let leader): "no snapshot from the leader at \(leader) in time"
     case .invalidEndpoint(let text):
       "'\(text)' is not an endpoint: use tcp://HOST:PORT, ipc://PATH or inproc://NAME"
+    case .actionTooLarge(let bytes, let limit):
+      "the action's JSON is \(bytes) bytes, more than the \(limit) a message to the leader may hold"
     }
   }
 }

@@ -10,6 +10,11 @@ public struct FollowerStatistics: Sendable, Equatable, Codable {
   public var hashMismatches: Int
   public var reconnects: Int
   public var resends: Int
+  /// Times the follower said `HELLO` again on its open connection to learn which action number
+  /// the leader expects (after an `out-of-order` or `superseded` answer).
+  public var realignments: Int
+  /// Sends of actions that the control socket could not queue at once (retried shortly).
+  public var sendsDeferred: Int
   public var applyFailures: Int
   public var malformedMessages: Int
   /// Actions sent and not yet answered.
@@ -23,6 +28,7 @@ extension FollowerEngine {
       deltasApplied: sync.counters.deltasApplied, gapsRepaired: sync.counters.gapsRepaired,
       resyncs: sync.counters.resyncs, hashMismatches: sync.counters.hashMismatches,
       reconnects: counters.reconnects, resends: counters.resends,
+      realignments: counters.realignments, sendsDeferred: counters.sendsDeferred,
       applyFailures: counters.applyFailures, malformedMessages: counters.malformedMessages,
       unanswered: outbox.withLock { $0.entries.count })
   }

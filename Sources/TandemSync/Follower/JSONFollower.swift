@@ -31,6 +31,9 @@ public final class JSONFollower: Sendable {
   }
 
   /// Forwards an action given as its registered tag and its JSON payload.
+  ///
+  /// - Throws: ``FollowerError/outboxFull(capacity:)`` at once when too many actions are
+  ///   unanswered, ``FollowerError/actionTooLarge(bytes:limit:)`` for a payload too large to send.
   public func send(tag: String, payload: JSONValue) throws(FollowerError) -> Receipt {
     try core.forward(tag: tag, payload: payload.canonicalBytes())
   }

@@ -140,3 +140,9 @@ public enum ControlReply: Sendable, Equatable {
     try reader.finish()
   }
 }
+
+extension ControlReply {
+  /// The `ERROR` code that answers a `DISPATCH` arriving on another connection than the one that
+  /// last said `HELLO` for its client id; a follower that gets it says `HELLO` again.
+  static let superseded = "superseded"
+}

@@ -9,8 +9,9 @@ public struct Rejection: Error, Sendable, Equatable, CustomStringConvertible {
     case undecodable = "undecodable"
     /// The application's validation or a middleware refused the action.
     case refused = "refused"
-    /// The number is not the client's next one; the follower resends from its oldest
-    /// unacknowledged action. Unlike the others, this does not use the number up.
+    /// The number is not the client's next one; the follower realigns (asks for the leader's
+    /// last number with `HELLO`) and resends from its oldest unacknowledged action. Unlike the
+    /// others, this does not use the number up.
     case outOfOrder = "out-of-order"
     /// The action could not be made durable; nothing of it was applied or published.
     case commitFailed = "commit-failed"

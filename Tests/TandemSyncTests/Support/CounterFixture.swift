@@ -22,6 +22,11 @@ struct SetTitle: Action, Codable, Equatable {
   var title: String
 }
 
+/// An increment carrying padding that the state does not keep: large requests, small deltas.
+struct PaddedIncrement: Action, Codable, Equatable {
+  var padding: String
+}
+
 /// An action no middleware lets through.
 struct Swallowed: Action, Codable, Equatable {}
 
@@ -34,6 +39,7 @@ let testRegistry = ActionRegistry()
   .registering(SetTitle.self, tag: "test.title")
   .registering(Swallowed.self, tag: "test.swallowed")
   .registering(Forbidden.self, tag: "test.forbidden")
+  .registering(PaddedIncrement.self, tag: "test.padded-increment")
 
 func testReducer(_ state: inout TestState, _ action: any Action) {
   switch action {
@@ -43,6 +49,8 @@ func testReducer(_ state: inout TestState, _ action: any Action) {
     state.log[record.client, default: []].append(record.value)
   case let title as SetTitle:
     state.title = title.title
+  case is PaddedIncrement:
+    state.counter += 1
   default:
     break
   }

@@ -64,6 +64,9 @@ final class FollowerCore<Model: ReplicaModel>: Sendable {
 
   /// Queues an encoded action for the leader and wakes the loop to send it.
   func forward(tag: String, payload: Frame) throws(FollowerError) -> Receipt {
+    guard payload.count <= configuration.maxActionSize else {
+      throw .actionTooLarge(bytes: payload.count, limit: configuration.maxActionSize)
+    }
     let receipt = try outbox.withLock { (outbox: inout Outbox) throws(FollowerError) -> Receipt in
       try outbox.enqueue(tag: tag, payload: payload)
     }

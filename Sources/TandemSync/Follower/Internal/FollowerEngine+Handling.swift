@@ -19,8 +19,8 @@ extension FollowerEngine {
         nextDelay = configuration.reconnectDelay
         let joining = sync.phase == .greeting
         perform(sync.received(reply, now: .now))
-        if joining {
-          subscribe(to: updates)
+        if joining || outbox.withLock({ $0.realigningSince != nil }) {
+          if subscriber == nil { subscribe(to: updates) }
           outbox.withLock { $0.welcome(lastNumber: lastNumber) }
           flushOutbox()
         }
@@ -30,13 +30,12 @@ extension FollowerEngine {
         settleVisible()
       case .reject(_, let number, let rejection):
         if rejection.code == .outOfOrder {
-          if outbox.withLock({ $0.outOfOrder(number) }) {
-            counters.resends += 1
-            flushOutbox()
-          }
+          realign(because: "action \(number) is out of order: \(rejection.message)")
         } else if let entry = outbox.withLock({ $0.answered(number) }) {
           entry.receipt.settle(.failure(.rejected(rejection)))
         }
+      case .error(ControlReply.superseded, let message):
+        realign(because: message)
       case .error(let code, let message) where code == "fingerprint" || code == "version":
         log.error("the leader refused this follower (\(code)): \(message)")
         stop(.refused(code: code, message: message))

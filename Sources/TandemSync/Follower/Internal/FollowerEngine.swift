@@ -23,6 +23,8 @@ final class FollowerEngine<Model: ReplicaModel> {
   var subscriber: Socket?
   var nextDelay: Duration
   var stopped = false
+  /// Whether a retry of ``flushOutbox()`` is scheduled (see `retryFlushSoon`).
+  var flushRetryScheduled = false
   /// Deltas the sync rules accepted that are not in the replica store yet: empty whenever the
   /// loop is idle (see `perform(_:settling:)`).
   var pendingDeltas: [Delta] = []
@@ -95,7 +97,7 @@ final class FollowerEngine<Model: ReplicaModel> {
     log.info("reconnecting: \(reason)")
     counters.reconnects += 1
     closeSockets()
-    outbox.withLock { $0.rewind() }
+    outbox.withLock { $0.connectionClosed() }
     scheduleReconnect()
   }
 
@@ -125,17 +127,41 @@ final class FollowerEngine<Model: ReplicaModel> {
     for action in actions {
       let request: ControlRequest = quietly ? .dispatchQuietly(action) : .dispatch(action)
       do {
-        if try !dealer.send(parts: request.frames, wait: .nonBlocking) {
-          counters.sendsDeferred += 1
-          outbox.withLock { $0.rewind() }
-          return
-        }
+        if try dealer.send(parts: request.frames, wait: .nonBlocking) { continue }
+        counters.sendsDeferred += 1
       } catch {
         log.error("cannot send action \(action.number): \(error)")
-        outbox.withLock { $0.rewind() }
-        return
       }
+      outbox.withLock { $0.unsend(from: action.number) }
+      retryFlushSoon()
+      return
     }
+  }
+
+  /// Flushes the outbox again shortly: a send that could not be queued (the control socket's
+  /// queue is full while the leader catches up) is retried, not left until the next action.
+  private func retryFlushSoon() {
+    guard !flushRetryScheduled else { return }
+    flushRetryScheduled = true
+    scope.schedule(after: Self.flushRetryDelay) { [unowned self] in
+      flushRetryScheduled = false
+      flushOutbox()
+    }
+  }
+
+  /// How long a send that could not be queued waits before it is tried again.
+  static var flushRetryDelay: Duration { .milliseconds(10) }
+
+  /// Says `HELLO` again on the open connection after an answer that shows the leader's numbering
+  /// differs from the outbox's (`out-of-order`, or `superseded`); its `WELCOME` realigns the
+  /// outbox, which sends nothing meanwhile.
+  func realign(because reason: String) {
+    guard outbox.withLock({ $0.realign(now: .now) }) else { return }
+    log.info("asking the leader where the numbering stands: \(reason)")
+    counters.realignments += 1
+    send(
+      .hello(
+        version: ControlRequest.version, client: configuration.clientID, fingerprint: fingerprint))
   }
 
   func send(_ request: ControlRequest) {
@@ -154,7 +180,9 @@ final class FollowerEngine<Model: ReplicaModel> {
     perform(sync.tick(now: now))
     guard dealer != nil, sync.phase != .greeting else { return }
     send(.ping(client: configuration.clientID, sequence: sync.sequence))
-    if outbox.withLock({ $0.rewindIfUnanswered(for: configuration.resendAfter, now: now) }) {
+    if outbox.withLock({ $0.realignmentTimedOut(after: configuration.resendAfter, now: now) }) {
+      reconnect(because: "no WELCOME to a HELLO on the open connection")
+    } else if outbox.withLock({ $0.rewindIfUnanswered(for: configuration.resendAfter, now: now) }) {
       counters.resends += 1
       flushOutbox()
     }
@@ -218,6 +246,7 @@ final class FollowerOutbox: Sendable {
 struct FollowerCounters {
   var reconnects = 0
   var resends = 0
+  var realignments = 0
   var sendsDeferred = 0
   var malformedMessages = 0
   var applyFailures = 0

@@ -1,10 +1,10 @@
 /// A follower's unacknowledged actions, numbered 1, 2, 3... in the order they were sent, kept
 /// until the leader answers so they can be sent again after a reconnect.
 ///
-/// Rules (the protocol spec's "Dispatch"): send in number order; after a reconnect, or an
-/// `out-of-order` answer to an action sent since the last rewind, or no answer for a while,
-/// send every unanswered action again from the oldest; a bounded capacity, past which nothing is
-/// queued.
+/// Rules (the protocol spec's "Dispatch"): send in number order; after a reconnect, or no answer
+/// for a while, send every unanswered action again from the oldest; after an `out-of-order`
+/// answer, ask the leader where the numbering stands (`HELLO` again) and send nothing until its
+/// `WELCOME` realigns it; a bounded capacity, past which nothing is queued.
 struct Outbox {
   struct Entry {
     var number: UInt64
@@ -25,12 +25,12 @@ struct Outbox {
   /// How many entries, from the first, have been sent: sends go in order and a rewind resends
   /// from the first, so the sent entries are always a prefix.
   private var sentCount = 0
-  /// The highest number sent before the last rewind: an `out-of-order` answer at or below it
-  /// answers a send from before the rewind, which the rewind already repeated.
-  private var rewoundThrough: UInt64 = 0
   /// Whether the numbering has been aligned with the leader's ledger at a `WELCOME`; until then
   /// numbers are provisional and nothing is sent.
   private(set) var isAligned = false
+  /// When the follower said `HELLO` again on its open connection to realign (see
+  /// ``realign(now:)``); nil when no realignment is waiting for its `WELCOME`.
+  private(set) var realigningSince: ContinuousClock.Instant?
 
   init(capacity: Int) {
     self.capacity = capacity
@@ -49,7 +49,7 @@ struct Outbox {
   mutating func takeUnsent(
     now: ContinuousClock.Instant, client: String, quietly: Bool
   ) -> [ForwardedAction] {
-    guard isAligned else { return [] }
+    guard isAligned, realigningSince == nil else { return [] }
     var actions: [ForwardedAction] = []
     actions.reserveCapacity(entries.count - sentCount)
     for index in sentCount..<entries.count {
@@ -73,17 +73,34 @@ struct Outbox {
 
   /// Marks every entry unsent, so all are sent again from the oldest.
   mutating func rewind() {
-    rewoundThrough = entries.last(where: { $0.sentAt != nil })?.number ?? rewoundThrough
-    for index in entries.indices { entries[index].sentAt = nil }
-    sentCount = 0
+    unsend(from: 0)
   }
 
-  /// Handles an `out-of-order` answer to `number`: rewinds unless a rewind already repeated
-  /// that send. Returns whether it rewound.
-  mutating func outOfOrder(_ number: UInt64) -> Bool {
-    guard number > rewoundThrough else { return false }
+  /// Marks the entries from `number` on unsent (a send that could not be queued), keeping the
+  /// ones before it sent.
+  mutating func unsend(from number: UInt64) {
+    let first = entries.firstIndex { $0.number >= number } ?? entries.count
+    for index in first..<entries.count { entries[index].sentAt = nil }
+    sentCount = min(sentCount, first)
+  }
+
+  /// Starts a realignment after an `out-of-order` (or `superseded`) answer: nothing is sent
+  /// until the `WELCOME` that answers a new `HELLO` on the same connection says which number the
+  /// leader expects. The leader answers requests on one connection in order, so every answer
+  /// that arrives before that `WELCOME` is to a send from before the `HELLO`. Returns whether
+  /// the caller must send the `HELLO` (false while one is already waiting for its `WELCOME`).
+  mutating func realign(now: ContinuousClock.Instant) -> Bool {
+    guard realigningSince == nil else { return false }
+    realigningSince = now
     rewind()
     return true
+  }
+
+  /// The connection is gone: everything unanswered is sent again on the next one, and a
+  /// realignment waiting on this one is over (the next join's `WELCOME` aligns).
+  mutating func connectionClosed() {
+    rewind()
+    realigningSince = nil
   }
 
   /// Rewinds when an unanswered action was sent quietly: after a snapshot, whose state may hold
@@ -95,6 +112,12 @@ struct Outbox {
     return true
   }
 
+  /// Whether a realignment has waited longer than `timeout` for its `WELCOME`.
+  func realignmentTimedOut(after timeout: Duration, now: ContinuousClock.Instant) -> Bool {
+    guard let since = realigningSince else { return false }
+    return now - since > timeout
+  }
+
   /// Rewinds when the oldest sent action has had no answer for `timeout`.
   mutating func rewindIfUnanswered(for timeout: Duration, now: ContinuousClock.Instant) -> Bool {
     guard let oldest = entries.first?.sentAt, now - oldest > timeout else { return false }
@@ -102,15 +125,19 @@ struct Outbox {
     return true
   }
 
-  /// Aligns the numbering with the leader's ledger at `WELCOME`. At the first `WELCOME` (a
-  /// stable client id continuing its numbering from an earlier process), and whenever the
-  /// leader's last number for this client is below the oldest unanswered one − 1 (the leader has
-  /// forgotten the client: a new history, or an idle client evicted), the unanswered actions are
-  /// renumbered from its last number + 1. Everything unanswered is sent again either way.
+  /// Aligns the numbering with the leader's ledger at `WELCOME` (of a join or a realignment).
+  /// At the first `WELCOME` (a stable client id continuing its numbering from an earlier
+  /// process), and whenever the leader's last number for this client is below the oldest
+  /// unanswered one − 1 (the leader has forgotten the client: a new history, or an idle client
+  /// evicted), the unanswered actions are renumbered from its last number + 1. Everything
+  /// unanswered is sent again either way.
   mutating func welcome(lastNumber: UInt64) {
     rewind()
     let first = entries.first?.number ?? nextNumber
-    defer { isAligned = true }
+    defer {
+      isAligned = true
+      realigningSince = nil
+    }
     guard !isAligned || lastNumber + 1 < first else {
       nextNumber = max(nextNumber, lastNumber + 1)
       return
@@ -121,7 +148,6 @@ struct Outbox {
       number += 1
     }
     nextNumber = number
-    rewoundThrough = 0
   }
 
   /// Fails every entry with `error` and empties the outbox.

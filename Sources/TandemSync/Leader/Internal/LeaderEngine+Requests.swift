@@ -115,11 +115,19 @@ extension LeaderEngine {
     _ forwarded: ForwardedAction, from routingID: Frame, epoch: Epoch, quietly: Bool
   ) {
     if let owner = owners[forwarded.client], owner != routingID {
-      // Sent on a connection the client has since replaced with a new HELLO (a reconnect,
-      // or a restarted process with the same id): the new connection resends what still
-      // matters, in its own numbering. Applying this would reuse numbers.
+      // Sent on a connection the client has since replaced with a new HELLO (a reconnect, or a
+      // restarted process with the same id): the new connection resends what still matters, in
+      // its own numbering, so applying this could reuse numbers. The answer reaches a follower
+      // only if this connection is still its own (ZeroMQ reconnected it without a HELLO); the
+      // follower then says HELLO on it and resends.
       counters.supersededDispatches += 1
-      log.debug("ignored \(forwarded.tag) #\(forwarded.number) from a superseded connection")
+      log.debug("refused \(forwarded.tag) #\(forwarded.number) from a superseded connection")
+      reply(
+        to: routingID,
+        .error(
+          code: ControlReply.superseded,
+          message: "another connection said HELLO for client \(forwarded.client) after this one"
+        ))
       return
     }
     let origin = Origin(client: forwarded.client, number: forwarded.number)

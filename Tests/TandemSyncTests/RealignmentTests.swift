@@ -1,0 +1,87 @@
+import Dispatch
+import Synchronization
+import Tandem
+import Testing
+
+@testable import TandemSync
+
+@Suite(
+  "Dispatch: a follower realigns its numbering and retries what it could not send", .serialized)
+struct RealignmentTests {
+  @Test func anEvictedClientSaysHelloAgainAndItsNextActionIsApplied() async throws {
+    let leader = try await makeLeader { $0.ledgerIdleLimit = 3 }
+    let follower = try await makeFollower(leader)
+    _ = try await follower.send(Increment()).applied()
+    // Five sequences later the leader forgets the follower (idle for more than 3): it expects
+    // action number 1 again, while the follower's next number is 2.
+    for _ in 0..<5 { leader.store.dispatch(Increment()) }
+    await eventually("the replica shows the leader's increments") {
+      follower.store.state.counter == 6
+    }
+    let receipt = try follower.send(Increment())
+    let applied = await eventually("the leader applied the follower's action") {
+      leader.store.state.counter == 7
+    }
+    if applied { _ = try await receipt.applied() }
+    #expect(try await follower.statistics().realignments == 1)
+    await follower.stop()
+    await leader.stop()
+  }
+
+  @Test func aFollowerWhoseConnectionWasSupersededSaysHelloAgain() async throws {
+    let leader = try await makeLeader()
+    let follower = try await makeFollower(leader) { $0.clientID = "taken" }
+    // Another connection says HELLO for the same client id (as a reconnect would), so the
+    // follower's connection no longer owns it: its next action is answered `superseded`.
+    let other = RawClient(endpoint: leader.controlEndpoint)
+    defer { other.close() }
+    _ = try other.request(
+      .hello(version: ControlRequest.version, client: "taken", fingerprint: leader.fingerprint))
+    let receipt = try follower.send(Increment())
+    let applied = await eventually("the leader applied the follower's action") {
+      leader.store.state.counter == 1
+    }
+    if applied { _ = try await receipt.applied() }
+    #expect(try await follower.statistics().realignments == 1)
+    #expect(try await leader.statistics().counters["supersededDispatches"] == 1)
+    await follower.stop()
+    await leader.stop()
+  }
+
+  @Test func sendsTheControlSocketCouldNotQueueAreRetried() async throws {
+    // The leader's loop stops in the validation of the first action, so its queues and the TCP
+    // buffers fill up and the follower's control socket refuses further sends for a while.
+    let gate = DispatchSemaphore(value: 0)
+    let firstValidation = Mutex(true)
+    let leader = try await makeLeader {
+      $0.validate = { _, _ in
+        if firstValidation.withLock({ first in
+          defer { first = false }; return first
+        }) {
+          _ = gate.wait(timeout: .now() + .seconds(30))
+        }
+        return nil
+      }
+    }
+    // Long limits, so that neither a reconnect nor a resend after silence sends them instead.
+    let follower = try await makeFollower(leader) {
+      $0.silenceLimit = .seconds(120)
+      $0.resendAfter = .seconds(120)
+    }
+    let padding = String(repeating: "x", count: 2 << 10)
+    let count = 5_000
+    for _ in 0..<count { _ = try follower.send(PaddedIncrement(padding: padding)) }
+    try await eventually("the control socket refused a send") {
+      try await follower.statistics().sendsDeferred > 0
+    }
+    gate.signal()
+    await eventually(
+      "the leader applied every action, the deferred ones included", timeout: .seconds(60)
+    ) {
+      leader.store.state.counter == count
+    }
+    #expect(try await follower.statistics().reconnects == 0)
+    await follower.stop()
+    await leader.stop()
+  }
+}
