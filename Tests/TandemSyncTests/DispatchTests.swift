@@ -201,6 +201,19 @@ struct DispatchTests {
     await follower.stop()
   }
 
+  @Test func anActionTooLargeForTheLeaderIsRefusedAtOnce() async throws {
+    let leader = try await makeLeader()
+    let follower = try await makeFollower(leader) { $0.maxActionSize = 100 }
+    let padding = String(repeating: "x", count: 100)
+    #expect(throws: FollowerError.actionTooLarge(bytes: 114, limit: 100)) {
+      try follower.send(PaddedIncrement(padding: padding))
+    }
+    _ = try await follower.send(Increment()).applied()
+    #expect(leader.store.state.counter == 1)
+    await follower.stop()
+    await leader.stop()
+  }
+
   @Test func unansweredActionsAreResentAfterAReconnectAndAppliedOnce() async throws {
     let path = "ipc:///tmp/tandem-test-\(FollowerConfiguration.randomClientID())"
     let leader = try await makeLeader {
