@@ -261,6 +261,37 @@ struct ProtocolConformanceTests {
   }
 }
 
+extension ProtocolConformanceTests {
+  @Test func anAcknowledgementWaitsForTheResyncAfterADeltaThatDidNotApply() async throws {
+    let leader = try ScriptedLeader()
+    defer { leader.close() }
+    let follower = try await join(leader, document: ["n": 0])
+    let receipt = try follower.send(tag: "set", payload: 1)
+    let request = try await offThePool { try leader.nextRequest() }
+    guard case .dispatchQuietly(let action) = request else {
+      Issue.record("expected DISPATCH-QUIET, got \(request)")
+      return
+    }
+    // Delta 6 does not apply to the replica, which resyncs; the action's ACK, at 6, arrives
+    // before the snapshot: the replica does not show 6 yet, so the receipt must wait.
+    try leader.publish(.delta(leader.epoch, replacing(at: 6, "/missing", with: 1)))
+    #expect(try await offThePool { try leader.nextRequest() } == .snapshot)
+    try leader.reply(.ack(client: action.client, number: action.number, leader.epoch, sequence: 6))
+    try await eventually("the follower took the ACK") {
+      try await follower.statistics().unanswered == 0
+    }
+    #expect(receipt.outcome == nil)
+    let withAction: JSONValue = ["n": 1]
+    try leader.reply(
+      .state(
+        leader.epoch, sequence: 6, stateHash: withAction.canonicalHash(),
+        document: withAction.canonicalBytes()))
+    #expect(try await receipt.applied() == 6)
+    #expect(follower.store.state == withAction)
+    await follower.stop()
+  }
+}
+
 @Suite("Bad input never hurts the leader", .serialized)
 struct LeaderBadInputTests {
   @Test func garbageTruncatedAndUnknownRequestsGetErrorsAndTheLeaderServesOn() async throws {

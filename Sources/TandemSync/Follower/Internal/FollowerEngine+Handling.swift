@@ -98,11 +98,13 @@ extension FollowerEngine {
     if settling { settleVisible() }
   }
 
-  /// Resolves the receipts whose sequence the replica now shows.
+  /// Resolves the receipts whose sequence the replica now shows. None while a snapshot is
+  /// awaited: after a delta or a snapshot that did not apply, the sync position is ahead of the
+  /// replica store's state until the snapshot replaces it.
   func settleVisible() {
-    guard applyPendingDeltas(), let epoch = sync.epoch, !awaitingVisibility.isEmpty else {
-      return
-    }
+    guard applyPendingDeltas(), sync.phase != .awaitingSnapshot, let epoch = sync.epoch,
+      !awaitingVisibility.isEmpty
+    else { return }
     let sequence = sync.sequence
     awaitingVisibility.removeAll { waiting in
       guard waiting.epoch == epoch, waiting.sequence <= sequence else { return false }
