@@ -124,6 +124,43 @@ struct DurableLeaderTests {
     await leader.stop()
   }
 
+  @Test func anActionThatFailedToCommitIsRejectedAgainWhenSentAgain() async throws {
+    let directory = try JournalDirectory()
+    let leader = try await makeDurableLeader(directory) {
+      $0.journal.maximumFileBytes = 256 << 10
+      $0.journal.compactsAfterSnapshot = false
+      $0.journal.snapshotPolicy = .init(deltaCount: 1_000_000, patchBytes: 1 << 40)
+    }
+    let client = RawClient(endpoint: leader.controlEndpoint)
+    defer { client.close() }
+    func title(_ number: UInt64) throws -> ControlReply {
+      let title = String(repeating: "\(number % 10)", count: 65536)
+      return try client.request(
+        .dispatch(
+          ForwardedAction(
+            client: "full", number: number, tag: "test.title",
+            payload: Array(#"{"title":"\#(title)"}"#.utf8))))
+    }
+    // Titles of 64 KiB soon fill the 256 KiB the journal may use.
+    var refused: UInt64?
+    for number: UInt64 in 1...20 {
+      if case .reject(_, _, let rejection) = try title(number) {
+        #expect(rejection.code == .commitFailed)
+        refused = number
+        break
+      }
+    }
+    let number = try #require(refused)
+    // Its REJECT may have been lost with a connection: sent again, it is a duplicate, and the
+    // answer is the same rejection, not the ACK of an applied action.
+    guard case .reject(_, number, let again) = try title(number) else {
+      Issue.record("expected action \(number) to be rejected again")
+      return
+    }
+    #expect(again.code == .commitFailed)
+    await leader.stop()
+  }
+
   @Test func catchUpBeyondTheBacklogIsServedFromTheJournal() async throws {
     let directory = try JournalDirectory()
     let leader = try await makeDurableLeader(directory) {

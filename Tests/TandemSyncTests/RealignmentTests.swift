@@ -28,6 +28,36 @@ struct RealignmentTests {
     await leader.stop()
   }
 
+  @Test func aForgottenClientsRejectionsAreForgottenWithIt() async throws {
+    let leader = try await makeLeader { $0.ledgerIdleLimit = 3 }
+    let client = RawClient(endpoint: leader.controlEndpoint)
+    defer { client.close() }
+    func dispatch(_ tag: String, _ payload: String = "{}") throws -> ControlReply {
+      try client.request(
+        .dispatch(
+          ForwardedAction(client: "idle", number: 1, tag: tag, payload: Array(payload.utf8))))
+    }
+    guard case .reject = try dispatch("test.forbidden") else {
+      Issue.record("expected the forbidden action to be rejected")
+      return
+    }
+    for _ in 0..<5 { leader.store.dispatch(Increment()) }
+    try await eventually("the leader published its increments, forgetting the idle client") {
+      try await leader.statistics().sequence == 5
+    }
+    // Numbered from 1 again, the client's new action 1 is applied, and so answered when sent
+    // again: not with the rejection of the forgotten action 1.
+    guard case .ack(_, 1, _, let sequence) = try dispatch("test.increment", #"{"by":1}"#) else {
+      Issue.record("expected the new action 1 to be applied")
+      return
+    }
+    #expect(
+      try dispatch("test.increment", #"{"by":1}"#)
+        == .ack(client: "idle", number: 1, leader.epoch, sequence: sequence))
+    #expect(leader.store.state.counter == 6)
+    await leader.stop()
+  }
+
   @Test func aFollowerWhoseConnectionWasSupersededSaysHelloAgain() async throws {
     let leader = try await makeLeader()
     let follower = try await makeFollower(leader) { $0.clientID = "taken" }

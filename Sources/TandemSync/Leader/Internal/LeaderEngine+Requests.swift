@@ -200,7 +200,8 @@ extension LeaderEngine {
     return .success(entry.lastSequence)
   }
 
-  private func remember(_ rejection: Rejection, of origin: Origin) {
+  /// Keeps `rejection` as the answer to a duplicate of `origin`'s action.
+  func remember(_ rejection: Rejection, of origin: Origin) {
     var rejections = recentRejections[origin.client, default: [:]]
     rejections[origin.number] = rejection
     if rejections.count > 64, let oldest = rejections.keys.min() {

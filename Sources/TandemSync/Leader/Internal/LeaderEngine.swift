@@ -32,7 +32,9 @@ final class LeaderEngine<State: Codable & Sendable> {
   /// Replies held until the deltas they refer to are committed and published; a quiet one (the
   /// `ACK` of a `DISPATCH-QUIET`) is not sent unless a failed commit made it a rejection.
   var pendingReplies: [(routingID: Frame, reply: ControlReply, quiet: Bool)] = []
-  /// The latest rejections per client, so a resent rejected action is rejected again.
+  /// The latest rejections per client (the last 64 of each, in memory only), so a rejected
+  /// action sent again is rejected again rather than answered as an applied duplicate. A
+  /// client's are forgotten with its ledger entry.
   var recentRejections: [String: [UInt64: Rejection]] = [:]
   var counters = LeaderCounters()
   /// Diffs each batch's state against the published one, when actions are grouped.
@@ -96,6 +98,7 @@ final class LeaderEngine<State: Codable & Sendable> {
         return
       }
     }
+    for client in batch.forgotten { recentRejections[client] = nil }
     publish(deltas, epoch: batch.epoch)
     published = (batch.sequence, batch.state, batch.ledger)
     sendPendingReplies()
@@ -182,6 +185,7 @@ final class LeaderEngine<State: Codable & Sendable> {
       guard case .ack(let client, let number, _, let sequence) = pending.reply,
         sequence > published.sequence
       else { return pending }
+      remember(rejection, of: Origin(client: client, number: number))
       return (pending.routingID, .reject(client: client, number: number, rejection), false)
     }
     sendPendingReplies()
