@@ -169,16 +169,25 @@ final class LeaderEngine<State: Codable & Sendable> {
 
   /// Undoes a batch that did not commit: the store and the history go back to the last
   /// published state, its followers' actions are rejected (their numbers used up), and its
-  /// acknowledgements become rejections.
+  /// acknowledgements become rejections. Actions the leader's store applied on other threads
+  /// while the batch was committing are undone with it (they built on its state).
+  ///
+  /// The history and the store go back together, inside the store's drain, so that no action
+  /// is reduced between the two: its recorded patch would start from a state that no longer
+  /// exists, and would be published and journaled that way.
   private func rollBack(_ batch: LeaderHistory<State>.Batch, because error: any Error) {
     counters.commitFailures += 1
     log.error(
       "the journal refused a batch of \(batch.actions.count) actions (\(error)); "
         + "undoing it: the state goes back to sequence \(published.sequence)")
-    history.rollBack(
-      to: published.sequence, state: published.state, ledger: published.ledger,
-      usedNumbers: batch.changedEntries)
-    store.replaceState(published.state)
+    let restored = published
+    store.modifyState { [history] state in
+      history.rollBack(
+        to: restored.sequence, state: restored.state, ledger: restored.ledger,
+        usedNumbers: batch.changedEntries)
+      state = restored.state
+      return true
+    }
     let rejection = Rejection(
       code: .commitFailed, message: "the leader could not make the action durable: \(error)")
     pendingReplies = pendingReplies.map { pending in
