@@ -17,10 +17,50 @@ struct ClientLedgerTests {
   @Test func aRejectionUsesTheNumberUp() {
     var ledger = ClientLedger()
     ledger.recordApplied(client: "a", number: 1, sequence: 4)
-    ledger.recordRejected(client: "a", number: 2, now: 6)
+    let refused = Rejection(code: .refused, message: "no")
+    ledger.recordRejected(client: "a", number: 2, now: 6, rejection: refused)
     #expect(ledger.lastNumber(of: "a") == 2)
     #expect(ledger.verdict(client: "a", number: 3) == .apply)
-    #expect(ledger.verdict(client: "a", number: 2) == .duplicate(sequence: 4))
+    // Sent again, a rejected action gets its rejection, and an applied one its sequence.
+    #expect(ledger.verdict(client: "a", number: 2) == .rejected(refused))
+    ledger.recordApplied(client: "a", number: 3, sequence: 7)
+    #expect(ledger.verdict(client: "a", number: 2) == .rejected(refused))
+    #expect(ledger.verdict(client: "a", number: 1) == .duplicate(sequence: 7))
+  }
+
+  @Test func keepsTheLatestRejectionsOfEachClient() {
+    var ledger = ClientLedger()
+    let kept = UInt64(ClientLedger.rejectionsKept)
+    for number in 1...(kept + 1) {
+      ledger.recordRejected(
+        client: "a", number: number, now: 0,
+        rejection: Rejection(code: .refused, message: "\(number)"))
+    }
+    #expect(ledger.entries["a"]?.rejections.count == ClientLedger.rejectionsKept)
+    #expect(ledger.verdict(client: "a", number: 1) == .duplicate(sequence: 0))
+    #expect(
+      ledger.verdict(client: "a", number: 2) == .rejected(Rejection(code: .refused, message: "2")))
+  }
+
+  @Test func aBatchThatDidNotCommitLeavesItsNumbersUsedAndItsActionsRejected() {
+    var ledger = ClientLedger()
+    ledger.recordApplied(client: "a", number: 1, sequence: 1)
+    let before = ledger.entries["a"]
+    // The batch: 2 applied, 3 refused by validation, 4 applied.
+    let refused = Rejection(code: .refused, message: "no")
+    ledger.recordApplied(client: "a", number: 2, sequence: 2)
+    ledger.recordRejected(client: "a", number: 3, now: 2, rejection: refused)
+    ledger.recordApplied(client: "a", number: 4, sequence: 3)
+    let after = ledger.entries["a"]!
+    let failed = Rejection(code: .commitFailed, message: "disk full")
+    ledger.revert(
+      client: "a", before: before, after: after, undone: [2, 4], rejection: failed, now: 1)
+    #expect(ledger.lastNumber(of: "a") == 4)
+    #expect(ledger.verdict(client: "a", number: 2) == .rejected(failed))
+    #expect(ledger.verdict(client: "a", number: 3) == .rejected(refused))
+    #expect(ledger.verdict(client: "a", number: 4) == .rejected(failed))
+    #expect(ledger.verdict(client: "a", number: 1) == .duplicate(sequence: 1))
+    #expect(ledger.verdict(client: "a", number: 5) == .apply)
   }
 
   @Test func idleClientsAreForgotten() {

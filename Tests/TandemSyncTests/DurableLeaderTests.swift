@@ -161,6 +161,29 @@ struct DurableLeaderTests {
     await leader.stop()
   }
 
+  @Test func aRestartedLeaderRejectsARejectedActionSentAgain() async throws {
+    let directory = try JournalDirectory()
+    func forbidden(_ leader: Leader<TestState>) throws -> ControlReply {
+      let client = RawClient(endpoint: leader.controlEndpoint)
+      defer { client.close() }
+      return try client.request(
+        .dispatch(
+          ForwardedAction(client: "c", number: 1, tag: "test.forbidden", payload: Array("{}".utf8))
+        ))
+    }
+    let first = try await makeDurableLeader(directory)
+    guard case .reject(_, 1, let rejection) = try forbidden(first) else {
+      Issue.record("expected the forbidden action to be rejected")
+      return
+    }
+    await first.stop()
+    // Its REJECT lost, the follower sends the action again to the restarted leader: the
+    // rejection comes from the recovered ledger, not an ACK of an applied duplicate.
+    let second = try await makeDurableLeader(directory)
+    #expect(try forbidden(second) == .reject(client: "c", number: 1, rejection))
+    await second.stop()
+  }
+
   @Test func catchUpBeyondTheBacklogIsServedFromTheJournal() async throws {
     let directory = try JournalDirectory()
     let leader = try await makeDurableLeader(directory) {

@@ -108,7 +108,8 @@ struct JournalAppendTests {
       try journal.append(journalDeltas(1...1))
       var ledger = ClientLedger()
       ledger.recordApplied(client: "c1", number: 1, sequence: 1)
-      ledger.recordRejected(client: "c1", number: 2, now: 1)
+      ledger.recordRejected(
+        client: "c1", number: 2, now: 1, rejection: Rejection(code: .refused, message: "no"))
       let commit = try journal.append([], ledger: ledgerChange(ledger, "c1"))
       #expect(commit.lastSequence == 1)
       #expect(try journal.recover().ledger.entries == ledger.entries)

@@ -23,17 +23,21 @@ struct JournalRecoveryTests {
       let path: String
       let epoch: Epoch
       var ledger = ClientLedger()
+      let refused = Rejection(code: .refused, message: "not here")
       do {
         let journal = try makeJournal(in: directory)
         path = journal.path
         epoch = journal.epoch
         try journal.append(journalDeltas(1...3))
         ledger.recordApplied(client: "c1", number: 3, sequence: 3)
+        ledger.recordRejected(client: "c2", number: 1, now: 3, rejection: refused)
         try journal.writeSnapshot(
           sequence: 3, hash: 0xfeed, document: Array(#"{"n":3}"#.utf8), ledger: ledger)
         ledger.recordApplied(client: "c1", number: 5, sequence: 5)
         try journal.append(journalDeltas(4...5), ledger: ledgerChange(ledger, "c1"))
-        ledger.recordRejected(client: "c1", number: 6, now: 5)
+        ledger.recordRejected(
+          client: "c1", number: 6, now: 5,
+          rejection: Rejection(code: .undecodable, message: "\"quoted\", ünïcode"))
         try journal.append([], ledger: ledgerChange(ledger, "c1"))
         journal.close()
       }
@@ -46,6 +50,7 @@ struct JournalRecoveryTests {
       #expect(snapshot.hash == 0xfeed)
       #expect(snapshot.document == Array(#"{"n":3}"#.utf8))
       #expect(snapshot.ledger.entries["c1"]?.lastNumber == 3)
+      #expect(snapshot.ledger.entries["c2"]?.rejections == [1: refused])
       #expect(recovery.deltas == journalDeltas(4...5))
       #expect(recovery.sequence == 5)
       #expect(recovery.ledger.entries == ledger.entries)

@@ -71,10 +71,7 @@ extension Journal {
           }
           for (client, entry) in ledger {
             try upsert.run { (row: SQLiteStatement) throws(SQLiteError) in
-              try row.bind(client, at: 1)
-              try row.bind(entry.lastNumber, at: 2)
-              try row.bind(entry.lastSequence, at: 3)
-              try row.bind(entry.lastActive, at: 4)
+              try row.bindLedgerEntry(entry, of: client)
               _ = try row.step()
             }
           }

@@ -63,24 +63,16 @@ extension JournalSession {
         _ = try row.step()
       }
       try connection.execute("DELETE FROM ledger")
-      let saved = try connection.statement(
-        "INSERT INTO snapshot_ledger (snapshot, client, last_number, last_sequence, last_active) "
-          + "VALUES (?1, ?2, ?3, ?4, ?5)")
+      let saved = try connection.statement(JournalSchema.insertSnapshotLedger)
       let current = try connection.statement(JournalSchema.upsertLedger)
       for (client, entry) in ledger.entries {
         try saved.run { (row: SQLiteStatement) throws(SQLiteError) in
-          try row.bind(sequence, at: 1)
-          try row.bind(client, at: 2)
-          try row.bind(entry.lastNumber, at: 3)
-          try row.bind(entry.lastSequence, at: 4)
-          try row.bind(entry.lastActive, at: 5)
+          try row.bindLedgerEntry(entry, of: client)
+          try row.bind(sequence, at: 6)
           _ = try row.step()
         }
         try current.run { (row: SQLiteStatement) throws(SQLiteError) in
-          try row.bind(client, at: 1)
-          try row.bind(entry.lastNumber, at: 2)
-          try row.bind(entry.lastSequence, at: 3)
-          try row.bind(entry.lastActive, at: 4)
+          try row.bindLedgerEntry(entry, of: client)
           _ = try row.step()
         }
       }

@@ -37,7 +37,9 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
       let advice =
         found > supported
         ? "it was written by a newer Tandem: run that version, or move the file aside"
-        : "move it aside (or export its state with the version that wrote it)"
+        : found == 1
+          ? "a leader of this build upgrades it in place when it opens it"
+          : "move it aside (or export its state with the version that wrote it)"
       return "journal \(path) has format version \(found), this build reads version "
         + "\(supported): \(advice). The leader will not start over it."
     case .corrupt(let path, let detail):

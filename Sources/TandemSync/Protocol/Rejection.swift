@@ -1,8 +1,8 @@
 /// Why the leader refused a forwarded action. A rejected action changes nothing, and its number
 /// is used up: the follower does not send it again.
-public struct Rejection: Error, Sendable, Equatable, CustomStringConvertible {
+public struct Rejection: Error, Sendable, Equatable, Codable, CustomStringConvertible {
   /// The reason, as a stable code on the wire.
-  public enum Code: String, Sendable, Equatable {
+  public enum Code: String, Sendable, Equatable, Codable {
     /// No action type is registered under the tag.
     case unknownTag = "unknown-tag"
     /// The payload did not decode as the tag's action type.

@@ -1,14 +1,15 @@
 /// The journal's file format: SQL, identifiers and version.
 ///
-/// Version 1 (see the Journal article in the DocC catalog for the meaning of every column):
+/// Version 2 (see the Journal article in the DocC catalog for the meaning of every column):
 /// `meta` (key/value: epoch, format, session markers), `deltas` (one row per sequence, i.e.
 /// per action; a delta of several actions takes a row each, all but its last with an empty
 /// patch),
 /// `ledger` (the client ledger as of the last commit), `snapshots` and `snapshot_ledger`
-/// (the state document and the whole ledger at a sequence).
+/// (the state document and the whole ledger at a sequence). Version 1 lacked the ledgers'
+/// `rejections` column; a leader opening a version 1 journal adds it (``upgradeFromVersion1``).
 enum JournalSchema {
   /// The format version this build reads and writes (`PRAGMA user_version`).
-  static let version: Int64 = 1
+  static let version: Int64 = 2
   /// `PRAGMA application_id`: "TNDM" in ASCII, marking the file as a Tandem journal.
   static let applicationID: Int64 = 0x544E_444D
   /// The first 16 bytes of every SQLite 3 database file.
@@ -20,7 +21,7 @@ enum JournalSchema {
   /// returned to the file system later (`PRAGMA incremental_vacuum`).
   static let prepareEmpty = "PRAGMA auto_vacuum = INCREMENTAL"
 
-  /// The statements that create a version 1 journal in an empty database, in one transaction.
+  /// The statements that create a journal in an empty database, in one transaction.
   static let create = """
     PRAGMA application_id = \(applicationID);
     PRAGMA user_version = \(version);
@@ -40,7 +41,8 @@ enum JournalSchema {
       client TEXT PRIMARY KEY NOT NULL,
       last_number INTEGER NOT NULL,
       last_sequence INTEGER NOT NULL,
-      last_active INTEGER NOT NULL
+      last_active INTEGER NOT NULL,
+      rejections BLOB NOT NULL
     ) STRICT, WITHOUT ROWID;
     CREATE TABLE snapshots (
       sequence INTEGER PRIMARY KEY NOT NULL,
@@ -53,6 +55,7 @@ enum JournalSchema {
       last_number INTEGER NOT NULL,
       last_sequence INTEGER NOT NULL,
       last_active INTEGER NOT NULL,
+      rejections BLOB NOT NULL,
       PRIMARY KEY (snapshot, client)
     ) STRICT, WITHOUT ROWID;
     """
@@ -62,8 +65,15 @@ enum JournalSchema {
   static let insertDelta =
     "INSERT INTO deltas (sequence, client, number, tag, patch) VALUES (?1, ?2, ?3, ?4, ?5)"
   static let upsertLedger = """
-    INSERT INTO ledger (client, last_number, last_sequence, last_active) VALUES (?1, ?2, ?3, ?4)
-    ON CONFLICT (client) DO UPDATE SET last_number = ?2, last_sequence = ?3, last_active = ?4
+    INSERT INTO ledger (client, last_number, last_sequence, last_active, rejections)
+    VALUES (?1, ?2, ?3, ?4, ?5)
+    ON CONFLICT (client) DO UPDATE
+    SET last_number = ?2, last_sequence = ?3, last_active = ?4, rejections = ?5
+    """
+  static let insertSnapshotLedger = """
+    INSERT INTO snapshot_ledger
+    (snapshot, client, last_number, last_sequence, last_active, rejections)
+    VALUES (?6, ?1, ?2, ?3, ?4, ?5)
     """
   static let deleteLedger = "DELETE FROM ledger WHERE client = ?1"
   static let selectDeltasFrom =
@@ -72,7 +82,20 @@ enum JournalSchema {
   static let upsertMeta =
     "INSERT INTO meta (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = ?2"
   static let selectLedger =
-    "SELECT client, last_number, last_sequence, last_active FROM ledger ORDER BY client"
+    "SELECT client, last_number, last_sequence, last_active, rejections FROM ledger ORDER BY client"
+  static let selectSnapshotLedger = """
+    SELECT client, last_number, last_sequence, last_active, rejections FROM snapshot_ledger
+    WHERE snapshot = ?1 ORDER BY client
+    """
+
+  /// Turns a version 1 journal into this version, in one transaction: its ledgers keep no
+  /// rejections.
+  static let upgradeFromVersion1 = """
+    ALTER TABLE ledger ADD COLUMN rejections BLOB NOT NULL DEFAULT x'5b5d';
+    ALTER TABLE snapshot_ledger ADD COLUMN rejections BLOB NOT NULL DEFAULT x'5b5d';
+    PRAGMA user_version = \(version);
+    UPDATE meta SET value = \(version) WHERE key = 'version';
+    """
 
   // MARK: Meta keys
 

@@ -113,6 +113,13 @@ extension JournalSession {
         let applicationID = try connection.integer("PRAGMA application_id") ?? 0
         let tableCount = try connection.integer("SELECT count(*) FROM sqlite_schema") ?? 0
         if applicationID != 0 || tableCount > 0 {
+          if applicationID == JournalSchema.applicationID,
+            try connection.integer("PRAGMA user_version") == 1
+          {
+            try connection.transaction { () throws(SQLiteError) in
+              try connection.execute(JournalSchema.upgradeFromVersion1)
+            }
+          }
           try validate(connection, path: path)
           return false
         }

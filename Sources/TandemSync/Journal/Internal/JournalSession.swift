@@ -197,18 +197,13 @@ final class JournalSession {
 
   /// The ledger entries of `table` (`ledger`, or `snapshot_ledger` for `snapshot`).
   func ledgerEntries(snapshot: UInt64? = nil) throws(SQLiteError) -> ClientLedger {
-    let sql =
-      snapshot == nil
-      ? JournalSchema.selectLedger
-      : "SELECT client, last_number, last_sequence, last_active FROM snapshot_ledger "
-        + "WHERE snapshot = ?1 ORDER BY client"
+    let sql = snapshot == nil ? JournalSchema.selectLedger : JournalSchema.selectSnapshotLedger
     var entries: [String: ClientLedger.Entry] = [:]
     try connection.statement(sql).run { (row: SQLiteStatement) throws(SQLiteError) in
       if let snapshot { try row.bind(snapshot, at: 1) }
       while try row.step() {
-        entries[row.text(at: 0)] = ClientLedger.Entry(
-          lastNumber: row.uint64(at: 1), lastSequence: row.uint64(at: 2),
-          lastActive: row.uint64(at: 3))
+        let (client, entry) = try row.ledgerEntry()
+        entries[client] = entry
       }
     }
     return ClientLedger(restoring: entries)

@@ -134,13 +134,12 @@ extension LeaderEngine {
     switch history.read({ $0.ledger.verdict(client: forwarded.client, number: forwarded.number) }) {
     case .duplicate(let sequence):
       counters.duplicates += 1
-      if let rejection = recentRejections[forwarded.client]?[forwarded.number] {
-        reply(to: routingID, .reject(client: origin.client, number: origin.number, rejection))
-      } else {
-        reply(
-          to: routingID,
-          .ack(client: origin.client, number: origin.number, epoch, sequence: sequence))
-      }
+      reply(
+        to: routingID, .ack(client: origin.client, number: origin.number, epoch, sequence: sequence)
+      )
+    case .rejected(let rejection):
+      counters.duplicates += 1
+      reply(to: routingID, .reject(client: origin.client, number: origin.number, rejection))
     case .outOfOrder(let expected):
       counters.outOfOrder += 1
       let rejection = Rejection(
@@ -156,8 +155,7 @@ extension LeaderEngine {
           quietly: quietly)
       case .failure(let rejection):
         counters.actionsRejected += 1
-        history.recordRejected(origin)
-        remember(rejection, of: origin)
+        history.recordRejected(origin, rejection)
         log.info("rejected \(forwarded.tag) from \(origin): \(rejection)")
         reply(to: routingID, .reject(client: origin.client, number: origin.number, rejection))
       }
@@ -198,16 +196,6 @@ extension LeaderEngine {
         Rejection(code: .refused, message: "a middleware did not pass the action to the reducer"))
     }
     return .success(entry.lastSequence)
-  }
-
-  /// Keeps `rejection` as the answer to a duplicate of `origin`'s action.
-  func remember(_ rejection: Rejection, of origin: Origin) {
-    var rejections = recentRejections[origin.client, default: [:]]
-    rejections[origin.number] = rejection
-    if rejections.count > 64, let oldest = rejections.keys.min() {
-      rejections.removeValue(forKey: oldest)
-    }
-    recentRejections[origin.client] = rejections
   }
 
   /// Notes that the follower `client` was heard from (HELLO or PING), with the sequence its

@@ -32,10 +32,6 @@ final class LeaderEngine<State: Codable & Sendable> {
   /// Replies held until the deltas they refer to are committed and published; a quiet one (the
   /// `ACK` of a `DISPATCH-QUIET`) is not sent unless a failed commit made it a rejection.
   var pendingReplies: [(routingID: Frame, reply: ControlReply, quiet: Bool)] = []
-  /// The latest rejections per client (the last 64 of each, in memory only), so a rejected
-  /// action sent again is rejected again rather than answered as an applied duplicate. A
-  /// client's are forgotten with its ledger entry.
-  var recentRejections: [String: [UInt64: Rejection]] = [:]
   var counters = LeaderCounters()
   /// Diffs each batch's state against the published one, when actions are grouped.
   let differ: LeaderDiffer
@@ -98,7 +94,6 @@ final class LeaderEngine<State: Codable & Sendable> {
         return
       }
     }
-    for client in batch.forgotten { recentRejections[client] = nil }
     publish(deltas, epoch: batch.epoch)
     published = (batch.sequence, batch.state, batch.ledger)
     sendPendingReplies()
@@ -180,21 +175,20 @@ final class LeaderEngine<State: Codable & Sendable> {
     log.error(
       "the journal refused a batch of \(batch.actions.count) actions (\(error)); "
         + "undoing it: the state goes back to sequence \(published.sequence)")
+    let rejection = Rejection(
+      code: .commitFailed, message: "the leader could not make the action durable: \(error)")
     let restored = published
     store.modifyState { [history] state in
       history.rollBack(
-        to: restored.sequence, state: restored.state, ledger: restored.ledger,
-        usedNumbers: batch.changedEntries)
+        to: restored.sequence, state: restored.state, ledger: restored.ledger, batch: batch,
+        rejection: rejection)
       state = restored.state
       return true
     }
-    let rejection = Rejection(
-      code: .commitFailed, message: "the leader could not make the action durable: \(error)")
     pendingReplies = pendingReplies.map { pending in
       guard case .ack(let client, let number, _, let sequence) = pending.reply,
         sequence > published.sequence
       else { return pending }
-      remember(rejection, of: Origin(client: client, number: number))
       return (pending.routingID, .reject(client: client, number: number, rejection), false)
     }
     sendPendingReplies()

@@ -71,11 +71,12 @@ final class LeaderHistory<State: Sendable>: Sendable {
     }
   }
 
-  /// Records that a follower's action was refused: its number is used up.
-  func recordRejected(_ origin: Origin) {
+  /// Records that a follower's action was refused with `rejection`: its number is used up.
+  func recordRejected(_ origin: Origin, _ rejection: Rejection) {
     contents.withLock { contents in
       contents.ledger.recordRejected(
-        client: origin.client, number: origin.number, now: contents.sequence)
+        client: origin.client, number: origin.number, now: contents.sequence,
+        rejection: rejection)
       contents.changedClients.insert(origin.client)
     }
   }
@@ -101,13 +102,17 @@ final class LeaderHistory<State: Sendable>: Sendable {
     }
   }
 
-  /// Puts the history back to a committed point after a batch failed to commit: the batch's
-  /// actions are dropped, and every action number the batch used (applied or rejected) stays
-  /// used, now as rejected, so followers' numbering goes on.
+  /// Puts the history back to a committed point (`sequence`, `state`, `ledger`) after `batch`
+  /// failed to commit: the batch's actions are dropped, and every action number it used stays
+  /// used, its followers' applied actions now rejected with `rejection`, so numbering goes on
+  /// and a resent action gets the rejection.
   func rollBack(
-    to sequence: UInt64, state: State, ledger: ClientLedger,
-    usedNumbers: [String: ClientLedger.Entry]
+    to sequence: UInt64, state: State, ledger: ClientLedger, batch: Batch, rejection: Rejection
   ) {
+    var undone: [String: [UInt64]] = [:]
+    for action in batch.actions where !action.origin.isLeader {
+      undone[action.origin.client, default: []].append(action.origin.number)
+    }
     contents.withLock { contents in
       contents.sequence = sequence
       contents.state = state
@@ -115,8 +120,10 @@ final class LeaderHistory<State: Sendable>: Sendable {
       contents.unpublished.removeAll()
       contents.unpublishedPatches.removeAll()
       contents.changedClients.removeAll()
-      for (client, entry) in usedNumbers {
-        contents.ledger.recordRejected(client: client, number: entry.lastNumber, now: sequence)
+      for (client, after) in batch.changedEntries {
+        contents.ledger.revert(
+          client: client, before: ledger.entries[client], after: after,
+          undone: undone[client] ?? [], rejection: rejection, now: sequence)
         contents.changedClients.insert(client)
       }
     }
