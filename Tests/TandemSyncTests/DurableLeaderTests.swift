@@ -39,6 +39,18 @@ struct DurableLeaderTests {
     }
   }
 
+  /// A leader whose journal may grow to 256 KiB only, never compacted: actions of 64 KiB soon
+  /// fail to commit.
+  func makeLeaderWithASmallJournal(
+    _ directory: borrowing JournalDirectory
+  ) async throws -> Leader<TestState> {
+    try await makeDurableLeader(directory) {
+      $0.journal.maximumFileBytes = 256 << 10
+      $0.journal.compactsAfterSnapshot = false
+      $0.journal.snapshotPolicy = .init(deltaCount: 1_000_000, patchBytes: 1 << 40)
+    }
+  }
+
   @Test(arguments: [LeaderConfiguration.DeltaGrouping.perAction, .perBatch])
   func aRestartedLeaderRecoversItsStateSequenceEpochAndLedger(
     grouping: LeaderConfiguration.DeltaGrouping
@@ -83,11 +95,7 @@ struct DurableLeaderTests {
 
   @Test func aBatchThatCannotCommitIsUndoneRejectedAndNeverPublished() async throws {
     let directory = try JournalDirectory()
-    let leader = try await makeDurableLeader(directory) {
-      $0.journal.maximumFileBytes = 256 << 10
-      $0.journal.compactsAfterSnapshot = false
-      $0.journal.snapshotPolicy = .init(deltaCount: 1_000_000, patchBytes: 1 << 40)
-    }
+    let leader = try await makeLeaderWithASmallJournal(directory)
     let follower = try await makeFollower(leader)
     _ = try await follower.send(Increment()).applied()
     // Titles of 64 KiB soon fill the 256 KiB the journal may use.
@@ -126,11 +134,7 @@ struct DurableLeaderTests {
 
   @Test func anActionThatFailedToCommitIsRejectedAgainWhenSentAgain() async throws {
     let directory = try JournalDirectory()
-    let leader = try await makeDurableLeader(directory) {
-      $0.journal.maximumFileBytes = 256 << 10
-      $0.journal.compactsAfterSnapshot = false
-      $0.journal.snapshotPolicy = .init(deltaCount: 1_000_000, patchBytes: 1 << 40)
-    }
+    let leader = try await makeLeaderWithASmallJournal(directory)
     let client = RawClient(endpoint: leader.controlEndpoint)
     defer { client.close() }
     func title(_ number: UInt64) throws -> ControlReply {

@@ -121,6 +121,20 @@ struct ProtocolConformanceTests {
   }
 
   /// The delta at `sequence` whose patch replaces the value at `path` with `value`.
+  /// A follower joined at `{"n": 0}` that sent `set 1`, with its receipt, and the action as the
+  /// leader received it: a `DISPATCH-QUIET`, as a follower in step with the updates sends.
+  func joinAndSendQuietly(
+    _ leader: ScriptedLeader
+  ) async throws -> (JSONFollower, Receipt, ForwardedAction) {
+    let follower = try await join(leader, document: ["n": 0])
+    let receipt = try follower.send(tag: "set", payload: 1)
+    let request = try await offThePool { try leader.nextRequest() }
+    guard case .dispatchQuietly(let action) = request else {
+      throw ProtocolViolation("expected DISPATCH-QUIET, got \(request)")
+    }
+    return (follower, receipt, action)
+  }
+
   func replacing(at sequence: UInt64, _ path: String, with value: Int) -> Delta {
     Delta(
       sequence: sequence, origin: .leader, tag: "set",
@@ -184,14 +198,8 @@ struct ProtocolConformanceTests {
   func theDeltaOfTheFollowersOwnActionResolvesItsReceiptWithoutTheAck() async throws {
     let leader = try ScriptedLeader()
     defer { leader.close() }
-    let follower = try await join(leader, document: ["n": 0])
-    let receipt = try follower.send(tag: "set", payload: 1)
-    let request = try await offThePool { try leader.nextRequest() }
     // A follower in step with the updates asks for no ACK.
-    guard case .dispatchQuietly(let action) = request else {
-      Issue.record("expected DISPATCH-QUIET, got \(request)")
-      return
-    }
+    let (follower, receipt, action) = try await joinAndSendQuietly(leader)
     #expect(action.client == follower.clientID)
     var delta = replacing(at: 6, "/n", with: 1)
     delta.actions[0].origin = Origin(client: action.client, number: action.number)
@@ -265,13 +273,7 @@ extension ProtocolConformanceTests {
   @Test func anAcknowledgementWaitsForTheResyncAfterADeltaThatDidNotApply() async throws {
     let leader = try ScriptedLeader()
     defer { leader.close() }
-    let follower = try await join(leader, document: ["n": 0])
-    let receipt = try follower.send(tag: "set", payload: 1)
-    let request = try await offThePool { try leader.nextRequest() }
-    guard case .dispatchQuietly(let action) = request else {
-      Issue.record("expected DISPATCH-QUIET, got \(request)")
-      return
-    }
+    let (follower, receipt, action) = try await joinAndSendQuietly(leader)
     // Delta 6 does not apply to the replica, which resyncs; the action's ACK, at 6, arrives
     // before the snapshot: the replica does not show 6 yet, so the receipt must wait.
     try leader.publish(.delta(leader.epoch, replacing(at: 6, "/missing", with: 1)))
