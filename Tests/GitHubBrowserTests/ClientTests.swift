@@ -185,9 +185,10 @@ import Testing
   }
 
   @Test func connectionFailureIsANetworkErrorAfterRetries() async throws {
-    let fixture = try makeFixture()
-    let client = makeClient(fixture, retries: 2)
-    fixture.stop()
+    let closed = try ClosedPort()
+    let client = GitHubClient(
+      configuration: .init(
+        baseURL: closed.url, timeout: 60, maximumRetries: 2, retryDelay: .milliseconds(10)))
     do {
       _ = try await client.repository(owner: "ada", name: "x")
       Issue.record("expected a network error")
@@ -201,6 +202,7 @@ import Testing
       #expect(error.loadFailure.kind == .network)
     }
     #expect(client.requestsSent == 3)
+    withExtendedLifetime(closed) {}
   }
 
   @Test func otherClientErrorsAreNotRetried() async throws {

@@ -121,6 +121,31 @@ struct JournalRecoveryTests {
     }
   }
 
+  @Test func aLedgerWhoseRejectionsDoNotReadIsCorrupt() throws {
+    try withTemporaryDirectory { directory in
+      let path = directory + "/leader.journal"
+      do {
+        let journal = try makeJournal(in: directory)
+        var ledger = ClientLedger()
+        ledger.recordRejected(
+          client: "c1", number: 1, now: 0, rejection: Rejection(code: .refused, message: "no"))
+        try journal.append([], ledger: ledgerChange(ledger, "c1"))
+        journal.close()
+      }
+      try alterJournal(path, "UPDATE ledger SET rejections = x'5b7b5d5d'")  // [{}]
+      let journal = try Journal(path: path, configuration: .init(durability: .normal))
+      let verification = try journal.verify()
+      #expect(
+        verification.problems.contains { $0.hasPrefix("ledger: the rejections of client c1") })
+      #expect {
+        try journal.recover()
+      } throws: { error in
+        guard case .corrupt = error as? JournalError else { return false }
+        return true
+      }
+    }
+  }
+
   @Test func keepsTheEpochAcrossRestarts() throws {
     try withTemporaryDirectory { directory in
       let first = try makeJournal(in: directory, .init(durability: .full))

@@ -294,6 +294,47 @@ extension ProtocolConformanceTests {
   }
 }
 
+extension ProtocolConformanceTests {
+  @Test func aReplicaThatMissedADeltaTakesASnapshotEvenAfterRejoiningTheSameEpoch() async throws {
+    let leader = try ScriptedLeader()
+    defer { leader.close() }
+    let (follower, receipt, action) = try await joinAndSendQuietly(leader)
+    try leader.publish(.delta(leader.epoch, replacing(at: 6, "/missing", with: 1)))
+    #expect(try await offThePool { try leader.nextRequest() } == .snapshot)
+    // No snapshot comes: the leader says goodbye, and the follower joins again, in the same
+    // epoch, where delta 7 would apply to its replica, which lacks delta 6.
+    try leader.publish(.bye(leader.epoch, sequence: 6))
+    guard case .hello = try await offThePool({ try leader.nextRequest() }) else {
+      Issue.record("expected the follower to say HELLO again")
+      return
+    }
+    try leader.reply(
+      .welcome(
+        leader.epoch, sequence: 6, lastNumber: 0, heartbeatMilliseconds: 100,
+        updates: leader.updatesEndpoint))
+    // The follower sends its unanswered action again; what else does it ask for?
+    let seven = replacing(at: 7, "/n", with: 7)
+    let request = try await offThePool { () throws -> ControlRequest? in
+      let deadline = ContinuousClock.now + .seconds(20)
+      while ContinuousClock.now < deadline {
+        try leader.publish(.delta(leader.epoch, seven))
+        switch try leader.nextRequest(within: .milliseconds(50)) {
+        case nil, .dispatch?, .dispatchQuietly?: continue
+        case let request?: return request
+        }
+      }
+      return nil
+    }
+    #expect(request == .snapshot)
+    try leader.reply(.ack(client: action.client, number: action.number, leader.epoch, sequence: 6))
+    try await eventually("the follower took the ACK") {
+      try await follower.statistics().unanswered == 0
+    }
+    #expect(receipt.outcome == nil)
+    await follower.stop()
+  }
+}
+
 @Suite("Bad input never hurts the leader", .serialized)
 struct LeaderBadInputTests {
   @Test func garbageTruncatedAndUnknownRequestsGetErrorsAndTheLeaderServesOn() async throws {

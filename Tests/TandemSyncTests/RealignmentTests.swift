@@ -58,21 +58,32 @@ struct RealignmentTests {
     await leader.stop()
   }
 
-  @Test func aFollowerWhoseConnectionWasSupersededSaysHelloAgain() async throws {
+  @Test(.timeLimit(.minutes(1)))
+  func aFollowerWhoseClientIDAnotherProcessTookOverStops() async throws {
     let leader = try await makeLeader()
     let follower = try await makeFollower(leader) { $0.clientID = "taken" }
-    // Another connection says HELLO for the same client id (as a reconnect would), so the
-    // follower's connection no longer owns it: its next action is answered `superseded`.
+    // Another process says HELLO with the same client id: the follower's connection no longer
+    // owns it, so its next action is refused as superseded, and it stops rather than mix two
+    // numberings.
     let other = RawClient(endpoint: leader.controlEndpoint)
     defer { other.close() }
     _ = try other.request(
       .hello(version: ControlRequest.version, client: "taken", fingerprint: leader.fingerprint))
     let receipt = try follower.send(Increment())
-    let applied = await eventually("the leader applied the follower's action") {
-      leader.store.state.counter == 1
+    do {
+      let sequence = try await receipt.applied()
+      Issue.record("expected the action to be refused, but it was applied at \(sequence)")
+    } catch {
+      guard case .refused(ControlReply.superseded, _) = error else { throw error }
     }
-    if applied { _ = try await receipt.applied() }
-    #expect(try await follower.statistics().realignments == 1)
+    // Stopped, it refuses what is sent later, for the same reason.
+    #expect { try follower.send(Increment()) } throws: { error in
+      guard case .refused(ControlReply.superseded, _) = error as? FollowerError else {
+        return false
+      }
+      return true
+    }
+    #expect(leader.store.state.counter == 0)
     #expect(try await leader.statistics().counters["supersededDispatches"] == 1)
     await follower.stop()
     await leader.stop()

@@ -77,7 +77,8 @@ public final class Follower<State: Codable & Sendable>: Sendable {
   ///
   /// - Throws: ``FollowerError/outboxFull(capacity:)`` at once when too many actions are
   ///   unanswered, ``FollowerError/unregisteredAction(_:)`` for a type the registry lacks,
-  ///   ``FollowerError/actionTooLarge(bytes:limit:)`` for one whose JSON is too large to send.
+  ///   ``FollowerError/actionTooLarge(bytes:limit:)`` for one whose JSON is too large to send,
+  ///   and, once the follower has stopped, why it stopped.
   public func send(_ action: some Action) throws(FollowerError) -> Receipt {
     let encoded: (tag: String, payload: [UInt8])
     do throws(ActionRegistryError) {

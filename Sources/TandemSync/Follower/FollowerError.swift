@@ -11,7 +11,8 @@ public enum FollowerError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The leader's history changed (a new epoch) after it acknowledged the action and before the
   /// replica showed it: the leader may have lost the action with that history.
   case historyLost
-  /// The leader refused the follower at `HELLO` (a different schema or protocol version).
+  /// The leader refused the follower: at `HELLO` (a different schema or protocol version), or
+  /// later because another process said `HELLO` with the same client id (code `superseded`).
   case refused(code: String, message: String)
   /// No snapshot arrived within the join timeout.
   case joinTimedOut(leader: String)

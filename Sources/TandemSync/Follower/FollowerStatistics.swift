@@ -11,7 +11,7 @@ public struct FollowerStatistics: Sendable, Equatable, Codable {
   public var reconnects: Int
   public var resends: Int
   /// Times the follower said `HELLO` again on its open connection to learn which action number
-  /// the leader expects (after an `out-of-order` or `superseded` answer).
+  /// the leader expects (after an `out-of-order` answer).
   public var realignments: Int
   /// Sends of actions that the control socket could not queue at once (retried shortly).
   public var sendsDeferred: Int

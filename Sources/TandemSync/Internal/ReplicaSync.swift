@@ -48,8 +48,12 @@ struct ReplicaSync {
   private var phaseStarted: ContinuousClock.Instant
   /// The epoch of the replica's history, once it has a snapshot.
   private(set) var epoch: Epoch?
-  /// The sequence the replica shows.
+  /// The sequence the replica shows, unless ``replicaBehind``.
   private(set) var sequence: UInt64 = 0
+  /// Whether a delta or a snapshot did not apply: the replica store does not show ``sequence``
+  /// (it was counted when the delta was accepted), and only a snapshot puts it right. It stays
+  /// set across reconnects, so that rejoining the same epoch does not skip that snapshot.
+  private(set) var replicaBehind = false
   private(set) var counters = Counters()
   /// The leader's heartbeat interval, from `WELCOME`.
   private(set) var heartbeatInterval: Duration = .seconds(1)
@@ -107,7 +111,7 @@ struct ReplicaSync {
       return deltas.flatMap { received(.delta(messageEpoch, $0), now: now) }
     case (.greeting, _):
       return []
-    case (.awaitingUpdate, _) where epoch != nil && update.epoch == epoch:
+    case (.awaitingUpdate, _) where epoch != nil && update.epoch == epoch && !replicaBehind:
       // Rejoining the history the replica already follows: catch up instead of a snapshot.
       phase = .live
       return received(update, now: now)
@@ -143,12 +147,13 @@ struct ReplicaSync {
       return []
     case .state(let snapshotEpoch, let snapshotSequence, let hash, let document):
       guard phase == .awaitingSnapshot else { return [] }
-      if snapshotEpoch == epoch && snapshotSequence < sequence {
+      if snapshotEpoch == epoch && snapshotSequence < sequence && !replicaBehind {
         phase = .live  // an older snapshot of our own history: never go back in time
         return drainBuffer()
       }
       epoch = snapshotEpoch
       sequence = snapshotSequence
+      replicaBehind = false
       phase = .live
       if bufferedEpoch != snapshotEpoch { clearBuffer() }
       return [
@@ -179,9 +184,11 @@ struct ReplicaSync {
     return requestSnapshot()
   }
 
-  /// A delta failed to apply to the replica: it no longer matches the leader, so resync.
+  /// A delta or a snapshot failed to apply to the replica: it no longer matches the leader, so
+  /// resync.
   mutating func failedToApply() -> [Effect] {
-    requestSnapshot()
+    replicaBehind = true
+    return requestSnapshot()
   }
 
   private mutating func accept(_ delta: Delta, of deltaEpoch: Epoch) -> [Effect] {

@@ -66,8 +66,15 @@ extension Journal {
           try connection.integer(
             "SELECT count(*) FROM ledger WHERE last_sequence > ?1", binding: session.lastSequence)
           ?? 0
-        return ahead == 0
+        var problems =
+          ahead == 0
           ? [] : ["ledger: \(ahead) client(s) name a sequence after the last one stored"]
+        do throws(SQLiteError) {
+          _ = try session.ledgerEntries()
+        } catch  where error.isCorruption {
+          problems.append("ledger: \(error.message)")
+        }
+        return problems
       }
       return result
     }

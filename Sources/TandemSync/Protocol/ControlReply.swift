@@ -143,6 +143,7 @@ public enum ControlReply: Sendable, Equatable {
 
 extension ControlReply {
   /// The `ERROR` code that answers a `DISPATCH` arriving on another connection than the one that
-  /// last said `HELLO` for its client id; a follower that gets it says `HELLO` again.
+  /// last said `HELLO` for its client id; a follower that gets it stops (another process uses
+  /// its client id).
   static let superseded = "superseded"
 }

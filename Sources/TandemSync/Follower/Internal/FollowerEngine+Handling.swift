@@ -35,7 +35,12 @@ extension FollowerEngine {
           entry.receipt.settle(.failure(.rejected(rejection)))
         }
       case .error(ControlReply.superseded, let message):
-        realign(because: message)
+        // Another connection said HELLO for this client id since this one did, and this
+        // follower's own earlier connections are closed: another process uses the id. Sending
+        // on would mix two numberings; stop, and say why.
+        log.error("another process took over client id \(configuration.clientID): \(message)")
+        stop(.refused(code: ControlReply.superseded, message: message))
+        return
       case .error(let code, let message) where code == "fingerprint" || code == "version":
         log.error("the leader refused this follower (\(code)): \(message)")
         stop(.refused(code: code, message: message))
@@ -99,11 +104,11 @@ extension FollowerEngine {
   }
 
   /// Resolves the receipts whose sequence the replica now shows. None while a snapshot is
-  /// awaited: after a delta or a snapshot that did not apply, the sync position is ahead of the
-  /// replica store's state until the snapshot replaces it.
+  /// awaited or the replica is behind its sync position (a delta or a snapshot did not apply)
+  /// until a snapshot replaces it.
   func settleVisible() {
-    guard applyPendingDeltas(), sync.phase != .awaitingSnapshot, let epoch = sync.epoch,
-      !awaitingVisibility.isEmpty
+    guard applyPendingDeltas(), sync.phase != .awaitingSnapshot, !sync.replicaBehind,
+      let epoch = sync.epoch, !awaitingVisibility.isEmpty
     else { return }
     let sequence = sync.sequence
     awaitingVisibility.removeAll { waiting in

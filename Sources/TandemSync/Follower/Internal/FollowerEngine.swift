@@ -57,6 +57,9 @@ final class FollowerEngine<Model: ReplicaModel> {
     do {
       let dealer = try scope.makeSocket(.dealer)
       try dealer.set(.linger, .zero)
+      // A routing id of this connection's own, which ZeroMQ's automatic reconnects keep: the
+      // leader then goes on accepting this connection's actions (it owns the client id).
+      try dealer.set(.routingID, Self.connectionRoutingID())
       guard let endpoint = Endpoint(parsing: configuration.leader) else {
         fail(.invalidEndpoint(configuration.leader))
         return
@@ -152,9 +155,9 @@ final class FollowerEngine<Model: ReplicaModel> {
   /// How long a send that could not be queued waits before it is tried again.
   static var flushRetryDelay: Duration { .milliseconds(10) }
 
-  /// Says `HELLO` again on the open connection after an answer that shows the leader's numbering
-  /// differs from the outbox's (`out-of-order`, or `superseded`); its `WELCOME` realigns the
-  /// outbox, which sends nothing meanwhile.
+  /// Says `HELLO` again on the open connection after an `out-of-order` answer, which shows that
+  /// the leader's numbering differs from the outbox's; its `WELCOME` realigns the outbox, which
+  /// sends nothing meanwhile.
   func realign(because reason: String) {
     guard outbox.withLock({ $0.realign(now: .now) }) else { return }
     log.info("asking the leader where the numbering stands: \(reason)")
@@ -201,6 +204,15 @@ final class FollowerEngine<Model: ReplicaModel> {
     }
     dealer = nil
     subscriber = nil
+  }
+
+  /// A random routing id for one control connection: 16 bytes, the first never zero (ZeroMQ
+  /// reserves those for the ids it makes up).
+  static func connectionRoutingID() -> [UInt8] {
+    var generator = SystemRandomNumberGenerator()
+    var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    bytes[0] = UInt8.random(in: 1...255, using: &generator)
+    return bytes
   }
 
   /// `announced` with a wildcard host (`0.0.0.0`, `*`, `[::]`) replaced by the control

@@ -36,8 +36,12 @@ struct Outbox {
     self.capacity = capacity
   }
 
-  /// Queues an action; fails when the outbox is full.
+  /// Why the follower stopped, once it has: nothing is queued after that.
+  private(set) var closedBecause: FollowerError?
+
+  /// Queues an action; fails when the outbox is full, or with why the follower stopped.
   mutating func enqueue(tag: String, payload: Frame) throws(FollowerError) -> Receipt {
+    if let closedBecause { throw closedBecause }
     guard entries.count < capacity else { throw .outboxFull(capacity: capacity) }
     let receipt = Receipt()
     entries.append(Entry(number: nextNumber, tag: tag, payload: payload, receipt: receipt))
@@ -150,8 +154,10 @@ struct Outbox {
     nextNumber = number
   }
 
-  /// Fails every entry with `error` and empties the outbox.
+  /// Fails every entry with `error`, empties the outbox, and refuses anything queued later
+  /// with `error` (the follower stopped).
   mutating func failAll(_ error: FollowerError) {
+    closedBecause = error
     for entry in entries { entry.receipt.settle(.failure(error)) }
     entries.removeAll()
   }

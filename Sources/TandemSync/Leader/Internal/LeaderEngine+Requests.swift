@@ -117,9 +117,8 @@ extension LeaderEngine {
     if let owner = owners[forwarded.client], owner != routingID {
       // Sent on a connection the client has since replaced with a new HELLO (a reconnect, or a
       // restarted process with the same id): the new connection resends what still matters, in
-      // its own numbering, so applying this could reuse numbers. The answer reaches a follower
-      // only if this connection is still its own (ZeroMQ reconnected it without a HELLO); the
-      // follower then says HELLO on it and resends.
+      // its own numbering, so applying this could reuse numbers. The answer reaches a live
+      // follower only when another process took its client id over, and that follower stops.
       counters.supersededDispatches += 1
       log.debug("refused \(forwarded.tag) #\(forwarded.number) from a superseded connection")
       reply(

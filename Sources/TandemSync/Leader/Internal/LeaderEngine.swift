@@ -64,6 +64,9 @@ final class LeaderEngine<State: Codable & Sendable> {
 
     control = try scope.makeSocket(.router)
     try control.set(.routerMandatory, true)
+    // A follower's control connection keeps its routing id when ZeroMQ reconnects it, and the
+    // reconnected one replaces the old (which may not have been seen to break yet).
+    try control.set(.routerHandover, true)
     try control.set(.maxMessageSize, Int64(configuration.maxMessageSize))
     try control.set(.linger, .zero)
     try control.bind(Endpoint(validating: configuration.control))
