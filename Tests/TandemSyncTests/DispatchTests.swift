@@ -254,9 +254,10 @@ final class RawClient {
   let context = Context()
   let socket: Socket
 
-  init(endpoint: String) {
+  init(endpoint: String, routingID: [UInt8]? = nil) {
     socket = try! Socket(context, .dealer)
     try! socket.set(.linger, .zero)
+    if let routingID { try! socket.set(.routingID, routingID) }
     try! socket.connect(Endpoint(parsing: endpoint)!)
   }
 
@@ -305,6 +306,35 @@ struct SupersededConnectionTests {
     }
     #expect(try await leader.statistics().counters["supersededDispatches"] == 1)
     #expect(leader.store.state.counter == 1)
+    await leader.stop()
+  }
+
+  @Test func aConnectionThatZeroMQReconnectedKeepsItsClientID() async throws {
+    let leader = try await makeLeader { $0.maxMessageSize = 1024 }
+    let client = RawClient(endpoint: leader.controlEndpoint, routingID: Array("connection-1".utf8))
+    defer { client.close() }
+    _ = try client.request(
+      .hello(version: ControlRequest.version, client: "kept", fingerprint: leader.fingerprint))
+    // A message over the leader's limit: the leader closes the connection, and ZeroMQ connects
+    // again by itself, under the same routing id, without a HELLO.
+    let oversized = ControlRequest.ping(client: String(repeating: "x", count: 4096), sequence: 0)
+    try client.socket.send(parts: oversized.frames)
+    // Sent until it gets through the new connection (one sent into the closing one is lost).
+    let action = ControlRequest.dispatch(
+      ForwardedAction(
+        client: "kept", number: 1, tag: "test.increment", payload: Array(#"{"by":1}"#.utf8)))
+    var reply: ControlReply?
+    for _ in 0..<40 where reply == nil {
+      try client.socket.send(parts: action.frames)
+      reply = try client.socket.receiveParts(wait: .timeout(.milliseconds(250))).map {
+        try ControlReply(frames: $0)
+      }
+    }
+    guard case .ack(_, 1, _, _) = try #require(reply) else {
+      Issue.record("expected the action to be applied, got \(String(describing: reply))")
+      return
+    }
+    #expect(try await leader.statistics().counters["supersededDispatches"] == 0)
     await leader.stop()
   }
 }

@@ -270,6 +270,17 @@ struct ProtocolConformanceTests {
 }
 
 extension ProtocolConformanceTests {
+  @Test func theControlConnectionHasARoutingIDOfItsOwn() async throws {
+    let leader = try ScriptedLeader()
+    defer { leader.close() }
+    let follower = try await join(leader, document: ["n": 0])
+    // Not one ZeroMQ made up (those are 5 bytes beginning with 0), which a reconnect would
+    // change: one the follower chose, which ZeroMQ's reconnects keep.
+    #expect(leader.follower.count == 16)
+    #expect(leader.follower.first != 0)
+    await follower.stop()
+  }
+
   @Test func anAcknowledgementWaitsForTheResyncAfterADeltaThatDidNotApply() async throws {
     let leader = try ScriptedLeader()
     defer { leader.close() }
