@@ -10,6 +10,7 @@ Usage: browser-cdp.py CHROMIUM URL_A URL_B ARTIFACT_DIR
 import base64
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -131,6 +132,7 @@ class Browser:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+        shutil.rmtree(self.profile, ignore_errors=True)
 
 
 REPO = "ada/cinder-server"
