@@ -32,12 +32,12 @@ struct Outbox {
   /// ``realign(now:)``); nil when no realignment is waiting for its `WELCOME`.
   private(set) var realigningSince: ContinuousClock.Instant?
 
+  /// Why the follower stopped, once it has: nothing is queued after that.
+  private(set) var closedBecause: FollowerError?
+
   init(capacity: Int) {
     self.capacity = capacity
   }
-
-  /// Why the follower stopped, once it has: nothing is queued after that.
-  private(set) var closedBecause: FollowerError?
 
   /// Queues an action; fails when the outbox is full, or with why the follower stopped.
   mutating func enqueue(tag: String, payload: Frame) throws(FollowerError) -> Receipt {
@@ -88,7 +88,7 @@ struct Outbox {
     sentCount = min(sentCount, first)
   }
 
-  /// Starts a realignment after an `out-of-order` (or `superseded`) answer: nothing is sent
+  /// Starts a realignment after an `out-of-order` answer: nothing is sent
   /// until the `WELCOME` that answers a new `HELLO` on the same connection says which number the
   /// leader expects. The leader answers requests on one connection in order, so every answer
   /// that arrives before that `WELCOME` is to a send from before the `HELLO`. Returns whether
