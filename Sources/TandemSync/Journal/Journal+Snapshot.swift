@@ -63,18 +63,18 @@ extension JournalSession {
         _ = try row.step()
       }
       try connection.execute("DELETE FROM ledger")
-      let saved = try connection.statement(JournalSchema.insertSnapshotLedger)
       let current = try connection.statement(JournalSchema.upsertLedger)
       for (client, entry) in ledger.entries {
-        try saved.run { (row: SQLiteStatement) throws(SQLiteError) in
-          try row.bindLedgerEntry(entry, of: client)
-          try row.bind(sequence, at: 6)
-          _ = try row.step()
-        }
         try current.run { (row: SQLiteStatement) throws(SQLiteError) in
           try row.bindLedgerEntry(entry, of: client)
           _ = try row.step()
         }
+      }
+      // The snapshot's copy of the ledger: the rows just written, each encoded once.
+      let saved = try connection.statement(JournalSchema.copyLedgerToSnapshot)
+      try saved.run { (row: SQLiteStatement) throws(SQLiteError) in
+        try row.bind(sequence, at: 1)
+        _ = try row.step()
       }
     }
   }

@@ -70,10 +70,10 @@ enum JournalSchema {
     ON CONFLICT (client) DO UPDATE
     SET last_number = ?2, last_sequence = ?3, last_active = ?4, rejections = ?5
     """
-  static let insertSnapshotLedger = """
+  static let copyLedgerToSnapshot = """
     INSERT INTO snapshot_ledger
     (snapshot, client, last_number, last_sequence, last_active, rejections)
-    VALUES (?6, ?1, ?2, ?3, ?4, ?5)
+    SELECT ?1, client, last_number, last_sequence, last_active, rejections FROM ledger
     """
   static let deleteLedger = "DELETE FROM ledger WHERE client = ?1"
   static let selectDeltasFrom =
