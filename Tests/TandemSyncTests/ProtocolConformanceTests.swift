@@ -135,6 +135,31 @@ struct ProtocolConformanceTests {
     return (follower, receipt, action)
   }
 
+  /// ``joinAndSendQuietly(_:)``, then delta 6, which does not apply to the replica: the
+  /// follower asks for a snapshot.
+  func sendQuietlyThenFailADelta(
+    _ leader: ScriptedLeader
+  ) async throws -> (JSONFollower, Receipt, ForwardedAction) {
+    let sent = try await joinAndSendQuietly(leader)
+    try leader.publish(.delta(leader.epoch, replacing(at: 6, "/missing", with: 1)))
+    let request = try await offThePool { try leader.nextRequest() }
+    guard request == .snapshot else { throw ProtocolViolation("expected SNAPSHOT, got \(request)") }
+    return sent
+  }
+
+  /// Acknowledges `action` at sequence 6 and expects its receipt to stay unresolved once the
+  /// follower has taken the ACK (the replica does not show 6).
+  func acknowledgeAndExpectTheReceiptToWait(
+    _ leader: ScriptedLeader, _ follower: JSONFollower, _ receipt: Receipt,
+    _ action: ForwardedAction
+  ) async throws {
+    try leader.reply(.ack(client: action.client, number: action.number, leader.epoch, sequence: 6))
+    try await eventually("the follower took the ACK") {
+      try await follower.statistics().unanswered == 0
+    }
+    #expect(receipt.outcome == nil)
+  }
+
   func replacing(at sequence: UInt64, _ path: String, with value: Int) -> Delta {
     Delta(
       sequence: sequence, origin: .leader, tag: "set",
@@ -284,16 +309,9 @@ extension ProtocolConformanceTests {
   @Test func anAcknowledgementWaitsForTheResyncAfterADeltaThatDidNotApply() async throws {
     let leader = try ScriptedLeader()
     defer { leader.close() }
-    let (follower, receipt, action) = try await joinAndSendQuietly(leader)
-    // Delta 6 does not apply to the replica, which resyncs; the action's ACK, at 6, arrives
-    // before the snapshot: the replica does not show 6 yet, so the receipt must wait.
-    try leader.publish(.delta(leader.epoch, replacing(at: 6, "/missing", with: 1)))
-    #expect(try await offThePool { try leader.nextRequest() } == .snapshot)
-    try leader.reply(.ack(client: action.client, number: action.number, leader.epoch, sequence: 6))
-    try await eventually("the follower took the ACK") {
-      try await follower.statistics().unanswered == 0
-    }
-    #expect(receipt.outcome == nil)
+    let (follower, receipt, action) = try await sendQuietlyThenFailADelta(leader)
+    // The action's ACK, at 6, arrives before the snapshot: the replica does not show 6 yet.
+    try await acknowledgeAndExpectTheReceiptToWait(leader, follower, receipt, action)
     let withAction: JSONValue = ["n": 1]
     try leader.reply(
       .state(
@@ -303,15 +321,11 @@ extension ProtocolConformanceTests {
     #expect(follower.store.state == withAction)
     await follower.stop()
   }
-}
 
-extension ProtocolConformanceTests {
   @Test func aReplicaThatMissedADeltaTakesASnapshotEvenAfterRejoiningTheSameEpoch() async throws {
     let leader = try ScriptedLeader()
     defer { leader.close() }
-    let (follower, receipt, action) = try await joinAndSendQuietly(leader)
-    try leader.publish(.delta(leader.epoch, replacing(at: 6, "/missing", with: 1)))
-    #expect(try await offThePool { try leader.nextRequest() } == .snapshot)
+    let (follower, receipt, action) = try await sendQuietlyThenFailADelta(leader)
     // No snapshot comes: the leader says goodbye, and the follower joins again, in the same
     // epoch, where delta 7 would apply to its replica, which lacks delta 6.
     try leader.publish(.bye(leader.epoch, sequence: 6))
@@ -337,11 +351,7 @@ extension ProtocolConformanceTests {
       return nil
     }
     #expect(request == .snapshot)
-    try leader.reply(.ack(client: action.client, number: action.number, leader.epoch, sequence: 6))
-    try await eventually("the follower took the ACK") {
-      try await follower.statistics().unanswered == 0
-    }
-    #expect(receipt.outcome == nil)
+    try await acknowledgeAndExpectTheReceiptToWait(leader, follower, receipt, action)
     await follower.stop()
   }
 }
