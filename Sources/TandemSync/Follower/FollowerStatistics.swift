@@ -13,7 +13,8 @@ public struct FollowerStatistics: Sendable, Equatable, Codable {
   /// Times the follower said `HELLO` again on its open connection to learn which action number
   /// the leader expects (after an `out-of-order` answer).
   public var realignments: Int
-  /// Sends of actions that the control socket could not queue at once (retried shortly).
+  /// Sends of actions and requests that the control socket could not queue at once (retried
+  /// shortly).
   public var sendsDeferred: Int
   public var applyFailures: Int
   public var malformedMessages: Int

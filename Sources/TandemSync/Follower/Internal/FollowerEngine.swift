@@ -25,6 +25,9 @@ final class FollowerEngine<Model: ReplicaModel> {
   var stopped = false
   /// Whether a retry of ``flushOutbox()`` is scheduled (see `retryFlushSoon`).
   var flushRetryScheduled = false
+  /// Control requests the control socket could not queue, sent before any action at the next
+  /// ``flushOutbox()``; they belong to the connection, and go with it.
+  var heldRequests: [ControlRequest] = []
   /// Deltas the sync rules accepted that are not in the replica store yet: empty whenever the
   /// loop is idle (see `perform(_:settling:)`).
   var pendingDeltas: [Delta] = []
@@ -119,64 +122,6 @@ final class FollowerEngine<Model: ReplicaModel> {
     deltaObservers.removeAll()
   }
 
-  /// Sends the outbox's unsent actions to the leader, in number order: quietly (no `ACK` for an
-  /// applied action, whose delta answers it) while the replica is in step with the updates.
-  func flushOutbox() {
-    guard let dealer, !stopped else { return }
-    let quietly = sync.phase == .live
-    let actions = outbox.withLock {
-      $0.takeUnsent(now: .now, client: configuration.clientID, quietly: quietly)
-    }
-    for action in actions {
-      let request: ControlRequest = quietly ? .dispatchQuietly(action) : .dispatch(action)
-      do {
-        if try dealer.send(parts: request.frames, wait: .nonBlocking) { continue }
-        counters.sendsDeferred += 1
-      } catch {
-        log.error("cannot send action \(action.number): \(error)")
-      }
-      outbox.withLock { $0.unsend(from: action.number) }
-      retryFlushSoon()
-      return
-    }
-  }
-
-  /// Flushes the outbox again shortly: a send that could not be queued (the control socket's
-  /// queue is full while the leader catches up) is retried, not left until the next action.
-  private func retryFlushSoon() {
-    guard !flushRetryScheduled else { return }
-    flushRetryScheduled = true
-    scope.schedule(after: Self.flushRetryDelay) { [unowned self] in
-      flushRetryScheduled = false
-      flushOutbox()
-    }
-  }
-
-  /// How long a send that could not be queued waits before it is tried again.
-  static var flushRetryDelay: Duration { .milliseconds(10) }
-
-  /// Says `HELLO` again on the open connection after an `out-of-order` answer, which shows that
-  /// the leader's numbering differs from the outbox's; its `WELCOME` realigns the outbox, which
-  /// sends nothing meanwhile.
-  func realign(because reason: String) {
-    guard outbox.withLock({ $0.realign(now: .now) }) else { return }
-    log.info("asking the leader where the numbering stands: \(reason)")
-    counters.realignments += 1
-    send(
-      .hello(
-        version: ControlRequest.version, client: configuration.clientID, fingerprint: fingerprint))
-  }
-
-  func send(_ request: ControlRequest) {
-    do {
-      if try dealer?.send(parts: request.frames, wait: .nonBlocking) != true {
-        counters.sendsDeferred += 1
-      }
-    } catch {
-      log.error("cannot send \(request): \(error)")
-    }
-  }
-
   private func tick() {
     guard !stopped else { return }
     let now = ContinuousClock.now
@@ -204,6 +149,7 @@ final class FollowerEngine<Model: ReplicaModel> {
     }
     dealer = nil
     subscriber = nil
+    heldRequests.removeAll()
   }
 
   /// A random routing id for one control connection: 16 bytes, the first never zero (ZeroMQ
