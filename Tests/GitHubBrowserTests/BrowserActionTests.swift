@@ -94,6 +94,15 @@ import Testing
       RequestLoad(target: .repositories(.owner("ada"), page: 0)),
       RequestLoad(target: .repository(owner: "ada", name: "..")),
       ClaimLoad(id: 1, workerID: "w1", now: 20, expiresAt: 20),
+      CompleteLoad(
+        id: 1, workerID: "w1",
+        result: LoadResult(
+          .failed(LoadFailure(kind: .rateLimited, message: "slow down", retryAt: .max)))),
+      CompleteLoad(
+        id: 1, workerID: "w1",
+        result: LoadResult(
+          .repositories(RepositoryPage(repositories: [])),
+          rateLimit: RateLimitStatus(limit: 60, remaining: 0, resetAt: -1))),
     ]
     for action in bad {
       let rejection = validateBrowserAction(action)

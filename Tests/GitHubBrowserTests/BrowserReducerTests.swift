@@ -195,6 +195,17 @@ import Testing
     #expect(state.load(1)?.claim == nil)
   }
 
+  @Test func aRetryTimeTooFarOffToCountInMillisecondsWaitsForGood() {
+    var state = BrowserState()
+    let failure = LoadFailure(kind: .rateLimited, message: "slow down", retryAt: .max / 10)
+    reduce(
+      &state, .requestLoad(.repositories(octo, page: 1)),
+      .claimLoad(id: 1, workerID: "w", now: 1000, expiresAt: 9000),
+      .completeLoad(id: 1, workerID: "w", result: LoadResult(.failed(failure))))
+    #expect(state.load(1)?.notBefore == .max)
+    #expect(state.claimableLoads(at: .max - 1).isEmpty)
+  }
+
   @Test func otherFailuresEndTheLoadAndAllowARetry() {
     var state = BrowserState()
     let failure = LoadFailure(kind: .notFound, message: "not found")

@@ -163,6 +163,12 @@ import Testing
     #expect(fixture.requestCount("/users/throttled/repos") == 1)
   }
 
+  @Test func aRetryAfterTooLongToAddToTheClockSaturates() {
+    let rejection = RateLimitRejection(
+      status: 429, message: "slow down", resetAt: nil, retryAfter: .max, receivedAt: 1_700_000_000)
+    #expect(rejection.retryAt == .max)
+  }
+
   @Test func serverErrorsAreRetriedUntilTheySucceed() async throws {
     let fixture = try makeFixture(flakyFailures: 2)
     defer { fixture.stop() }

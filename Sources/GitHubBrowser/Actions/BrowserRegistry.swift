@@ -57,6 +57,8 @@ public func validateBrowserAction(_ action: any Action) -> Rejection? {
     problem =
       claim.workerID.isEmpty || claim.expiresAt <= claim.now
       ? "a claim needs a worker id and an expiry after its time" : nil
+  case let complete as CompleteLoad:
+    problem = timeProblem(in: complete.result)
   default:
     problem = nil
   }
@@ -84,6 +86,18 @@ private func targetProblem(_ target: LoadTarget) -> String? {
   case .repository(let owner, let name):
     return nameProblem(owner: owner, name: name)
   }
+}
+
+/// The times a result carries (from GitHub's headers) are seconds since 1970, before the year
+/// 10000.
+private func timeProblem(in result: LoadResult) -> String? {
+  var times = [result.rateLimit?.resetAt]
+  if case .failed(let failure) = result.outcome { times.append(failure.retryAt) }
+  let plausible = 0...253_402_300_799 as ClosedRange<Int64>
+  guard times.allSatisfy({ $0.map(plausible.contains) ?? true }) else {
+    return "a time in a load's result is in seconds since 1970, before the year 10000"
+  }
+  return nil
 }
 
 private func nameProblem(owner: String, name: String) -> String? {

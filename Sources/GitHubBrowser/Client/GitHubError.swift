@@ -87,7 +87,10 @@ public struct RateLimitRejection: Sendable, Equatable, CustomStringConvertible {
   /// When requests may resume, in seconds since 1970: the later of the two hints, or a
   /// minute from now when GitHub gave neither.
   public var retryAt: Int64 {
-    let afterDelay = retryAfter.map { receivedAt + Int64($0) }
+    let afterDelay = retryAfter.map { delay in
+      let (sum, overflow) = receivedAt.addingReportingOverflow(Int64(delay))
+      return overflow ? (delay < 0 ? Int64.min : .max) : sum
+    }
     return [resetAt, afterDelay].compactMap { $0 }.max() ?? receivedAt + 60
   }
 

@@ -41,7 +41,7 @@ extension BrowserState {
       let retryAt = failure.retryAt
     {
       loads[index].claim = nil
-      loads[index].notBefore = retryAt * 1000
+      loads[index].notBefore = retryAt.secondsInMilliseconds
       setStatus(.failed(failure), of: target)
       return
     }

@@ -113,7 +113,7 @@ public final class BrowserWorker: Sendable {
   private func claimCandidates() -> [LoadRequest] {
     let now = Self.milliseconds()
     guard let state = follower.store.state else { return [] }
-    if let limit = state.rateLimit, limit.remaining == 0, limit.resetAt * 1000 > now {
+    if let limit = state.rateLimit, limit.remaining == 0, limit.resetAt.secondsInMilliseconds > now {
       return []
     }
     return inFlight.withLock { inFlight in
