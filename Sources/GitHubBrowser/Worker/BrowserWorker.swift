@@ -113,7 +113,8 @@ public final class BrowserWorker: Sendable {
   private func claimCandidates() -> [LoadRequest] {
     let now = Self.milliseconds()
     guard let state = follower.store.state else { return [] }
-    if let limit = state.rateLimit, limit.remaining == 0, limit.resetAt.secondsInMilliseconds > now {
+    if let limit = state.rateLimit, limit.remaining == 0, limit.resetAt.secondsInMilliseconds > now
+    {
       return []
     }
     return inFlight.withLock { inFlight in
