@@ -105,10 +105,11 @@ public final class Leader<State: Codable & Sendable>: Sendable {
     return try await loop.submit { _ in engine.value.statistics() }
   }
 
-  /// Tells followers the leader is going (`BYE`), closes the sockets and ends the I/O thread.
-  /// The store stays usable as a local store.
+  /// Stops taking requests, publishes and journals what the store applied until then, tells
+  /// followers the leader is going (`BYE`), closes the sockets and the journal and ends the I/O
+  /// thread. Requests that arrive meanwhile go unanswered (a follower sends them again to the
+  /// next leader). The store stays usable as a local store.
   public func stop() async {
-    store.setReductionObserver(nil)
     let engine = self.engine
     _ = try? await loop.submit { _ in engine.value.stop() }
     await loop.shutdown()

@@ -17,6 +17,7 @@ final class LeaderEngine<State: Codable & Sendable> {
   /// The durable history, when durability is not `off`.
   let journal: Journal?
   let log = Logger(label: "leader")
+  private let scope: LoopScope
 
   var backlog: Backlog
   /// The newest committed and published sequence, the state and the ledger at it.
@@ -36,6 +37,8 @@ final class LeaderEngine<State: Codable & Sendable> {
   /// Diffs each batch's state against the published one, when actions are grouped.
   let differ: LeaderDiffer
   private var heartbeatTimer: LoopTimer?
+  /// Set by ``stop()``: nothing is flushed afterwards (the journal is closed).
+  private var stopped = false
 
   init(
     scope: LoopScope, store: Store<State>, registry: ActionRegistry,
@@ -43,6 +46,7 @@ final class LeaderEngine<State: Codable & Sendable> {
     fingerprint: String,
     journal: Journal?, recentDeltas: [Delta]
   ) throws {
+    self.scope = scope
     self.store = store
     self.registry = registry
     self.history = history
@@ -83,6 +87,7 @@ final class LeaderEngine<State: Codable & Sendable> {
   /// publishes it, then sends the replies that waited for it. A batch that fails to commit is
   /// undone instead, and nothing of it is published.
   func flush() {
+    guard !stopped else { return }
     let batch = takeUnpublished()
     let deltas = deltas(of: batch)
     var snapshotDue = false
@@ -244,9 +249,16 @@ final class LeaderEngine<State: Codable & Sendable> {
     return encoded
   }
 
-  /// Says goodbye to followers; the loop closes the sockets afterwards.
+  /// Stops handling requests and recording the store's actions, publishes (and journals) what
+  /// it recorded, closes the journal and says goodbye to followers; the loop closes the sockets
+  /// afterwards. Nothing is flushed after this.
   func stop() {
+    scope.unregister(control)
+    scope.unregister(updates)
+    if let heartbeatTimer { scope.cancel(heartbeatTimer) }
+    store.setReductionObserver(nil)
     flush()
+    stopped = true
     journal?.close()
     let epoch = history.epoch
     send(UpdateMessage.bye(epoch, sequence: published.sequence).frames, on: updates)
