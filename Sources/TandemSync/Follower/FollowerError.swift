@@ -20,6 +20,9 @@ public enum FollowerError: Error, Sendable, Equatable, CustomStringConvertible {
   case invalidEndpoint(String)
   /// The action's JSON is larger than ``FollowerConfiguration/maxActionSize``; nothing was queued.
   case actionTooLarge(bytes: Int, limit: Int)
+  /// The task awaiting ``Receipt/applied()`` was cancelled. Only the wait ended: the action may
+  /// still take effect, and the receipt still settles.
+  case waitCancelled
 
   public var description: String {
     switch self {
@@ -36,6 +39,7 @@ public enum FollowerError: Error, Sendable, Equatable, CustomStringConvertible {
       "'\(text)' is not an endpoint: use tcp://HOST:PORT, ipc://PATH or inproc://NAME"
     case .actionTooLarge(let bytes, let limit):
       "the action's JSON is \(bytes) bytes, more than the \(limit) a message to the leader may hold"
+    case .waitCancelled: "the wait for the action was cancelled (the action may still be applied)"
     }
   }
 }

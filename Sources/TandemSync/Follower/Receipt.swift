@@ -9,47 +9,60 @@ import Synchronization
 /// // follower.store.state now includes the bookmark
 /// ```
 public final class Receipt: Sendable {
-  private enum Status {
-    case pending
-    case done(Result<UInt64, FollowerError>)
+  private typealias Waiter = CheckedContinuation<Result<UInt64, FollowerError>, Never>
+
+  private struct Status {
+    var outcome: Result<UInt64, FollowerError>?
+    /// The tasks awaiting ``applied()``, by the number each was given.
+    var waiters: [Int: Waiter] = [:]
+    var nextWaiter = 0
   }
 
-  private let status = Mutex<(Status, [CheckedContinuation<Result<UInt64, FollowerError>, Never>])>(
-    (.pending, []))
+  private let status = Mutex(Status())
 
   init() {}
 
   /// The sequence at which the action took effect, once the replica shows it.
+  ///
+  /// If the waiting task is cancelled first, this throws ``FollowerError/waitCancelled``: only
+  /// the wait ends, the action may still take effect, and the receipt still settles.
   public func applied() async throws(FollowerError) -> UInt64 {
     // Settled already (as receipts of a burst of deltas often are): no suspension.
     if let outcome { return try outcome.get() }
-    let result = await withCheckedContinuation { continuation in
-      let done: Result<UInt64, FollowerError>? = status.withLock { status in
-        if case .done(let result) = status.0 { return result }
-        status.1.append(continuation)
-        return nil
+    let number = status.withLock { status in
+      defer { status.nextWaiter += 1 }
+      return status.nextWaiter
+    }
+    let result = await withTaskCancellationHandler {
+      await withCheckedContinuation { (waiter: Waiter) in
+        let ready: Result<UInt64, FollowerError>? = status.withLock { status in
+          if let outcome = status.outcome { return outcome }
+          // Cancelled before the handler could find this waiter: it never will.
+          if Task.isCancelled { return .failure(.waitCancelled) }
+          status.waiters[number] = waiter
+          return nil
+        }
+        if let ready { waiter.resume(returning: ready) }
       }
-      if let done { continuation.resume(returning: done) }
+    } onCancel: {
+      let waiter = status.withLock { $0.waiters.removeValue(forKey: number) }
+      waiter?.resume(returning: .failure(.waitCancelled))
     }
     return try result.get()
   }
 
   /// The outcome, if there is one yet.
   public var outcome: Result<UInt64, FollowerError>? {
-    status.withLock { status in
-      if case .done(let result) = status.0 { return result }
-      return nil
-    }
+    status.withLock { $0.outcome }
   }
 
   /// Settles the receipt (once; later calls are ignored) and wakes its waiters.
   func settle(_ result: Result<UInt64, FollowerError>) {
-    let waiters = status.withLock {
-      status -> [CheckedContinuation<Result<UInt64, FollowerError>, Never>] in
-      guard case .pending = status.0 else { return [] }
-      status.0 = .done(result)
-      defer { status.1.removeAll() }
-      return status.1
+    let waiters = status.withLock { status -> [Waiter] in
+      guard status.outcome == nil else { return [] }
+      status.outcome = result
+      defer { status.waiters.removeAll() }
+      return Array(status.waiters.values)
     }
     for waiter in waiters { waiter.resume(returning: result) }
   }
