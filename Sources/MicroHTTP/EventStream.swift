@@ -19,7 +19,8 @@ import Synchronization
 /// The stream ends when ``finish()`` is called (the client sees the response end), when the
 /// client goes away (noticed at the next event or keep-alive comment), when a slow client lets
 /// more than ``HTTPServer/Configuration/maximumStreamBuffer`` bytes pile up, or when the server
-/// stops. Each way runs the ``onTermination(_:)`` handlers once.
+/// stops, even if the client left or the server stopped before the response could be sent. Each
+/// way runs the ``onTermination(_:)`` handlers once.
 public final class EventStream: Sendable {
   private struct State {
     var pending: [UInt8] = []

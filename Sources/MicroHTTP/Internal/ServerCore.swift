@@ -50,14 +50,17 @@ final class ServerCore: Sendable {
     MHD_resume_connection(context.connection)
   }
 
-  /// Stores the handler's answer and resumes the connection to send it.
+  /// Stores the handler's answer and resumes the connection to send it; an answer for a
+  /// connection already complete is dropped.
   func deliver(_ response: HTTPResponse, to context: RequestContext) {
-    registry.withLock { _ in
+    let stored = registry.withLock { _ in
       context.task = nil
-      guard !context.finished else { return }
+      guard !context.finished else { return false }
       context.response = response
       Self.resumeLocked(context)
+      return true
     }
+    if !stored { response.drop() }
   }
 
   /// Marks every request as stopping: resumes what is suspended, returns the running handlers.
@@ -80,16 +83,22 @@ final class ServerCore: Sendable {
     registry.withLock { registry in registry.live[ObjectIdentifier(context)] = context }
   }
 
+  /// Ends a request: cancels its handler, ends the stream it sent and drops an answer it never
+  /// sent.
   func complete(_ context: RequestContext) {
-    let (task, stream) = registry.withLock { registry in
+    let (task, stream, unsent) = registry.withLock { registry in
       context.finished = true
       context.suspended = false
       registry.live[ObjectIdentifier(context)] = nil
-      defer { context.task = nil }
-      return (context.task, context.stream)
+      defer {
+        context.task = nil
+        context.response = nil
+      }
+      return (context.task, context.stream, context.response)
     }
     task?.cancel()
     stream?.terminate()
+    unsent?.drop()
   }
 
   func startHandler(for request: HTTPRequest, context: RequestContext) -> Bool {
@@ -126,5 +135,13 @@ final class ServerCore: Sendable {
     } catch {
       return .text("internal server error\n", status: 500)
     }
+  }
+}
+
+extension HTTPResponse {
+  /// Gives up a response that will never be sent: its event stream, which no connection will
+  /// ever end, terminates now.
+  fileprivate func drop() {
+    if case .eventStream(let stream) = body { stream.terminate() }
   }
 }
