@@ -33,12 +33,6 @@ import Testing
     return (server, streams)
   }
 
-  @Test func encodesEventsInTheWireFormat() {
-    let event = ServerSentEvent(id: "7", event: "delta", data: "one\ntwo", retry: 1500)
-    #expect(event.encoded == "id: 7\nevent: delta\nretry: 1500\ndata: one\ndata: two\n\n")
-    #expect(ServerSentEvent(data: "").encoded == "data: \n\n")
-  }
-
   @Test func streamsEventsPushedFromAnotherThread() async throws {
     let (server, streams) = try makeServer()
     defer { server.stop() }
