@@ -280,6 +280,21 @@ import Testing
     #expect(detail.status == .loaded)
   }
 
+  @Test func emptyRepositoryDetailLoadsWithNoCommits() async throws {
+    let fixture = try makeFixture()
+    defer { fixture.stop() }
+    let client = makeClient(fixture)
+    let repository = try #require(
+      try await client.repositories(of: .owner("newcomer"), page: 1).items.first)
+    let detail = try await client.repositoryDetail(owner: "newcomer", name: repository.name)
+    #expect(detail.summary == repository.summary)
+    #expect(detail.readme == nil)
+    #expect(detail.branches.isEmpty)
+    #expect(detail.commits.isEmpty)
+    #expect(detail.status == .loaded)
+    #expect(fixture.requestCount("/repos/newcomer/\(repository.name)/commits") == 1)
+  }
+
   @Test func configurationDescriptionHidesTheToken() {
     let configuration = GitHubClient.Configuration(token: "ghp_secret")
     #expect(!configuration.description.contains("ghp_secret"))

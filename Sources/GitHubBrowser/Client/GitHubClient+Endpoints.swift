@@ -79,19 +79,26 @@ extension GitHubClient {
     return try decode([GitHubBranch].self, from: response, path: path)
   }
 
-  /// The `count` most recent commits of the default branch (`GET .../commits`).
+  /// The `count` most recent commits of the default branch (`GET .../commits`); none for an
+  /// empty repository, for which GitHub answers 409 ("Git Repository is empty.").
   public func commits(
     owner: String, name: String, count: Int = 10
   ) async throws(GitHubError)
     -> [GitHubCommit]
   {
     let path = Self.repositoryPath(owner, name) + "/commits"
-    let response = try await get(
-      path, query: [URLQueryItem(name: "per_page", value: "\(max(1, min(count, 100)))")])
+    let response: GitHubResponse
+    do {
+      response = try await get(
+        path, query: [URLQueryItem(name: "per_page", value: "\(max(1, min(count, 100)))")])
+    } catch .httpStatus(409, _, _) {
+      return []
+    }
     return try decode([GitHubCommit].self, from: response, path: path)
   }
 
-  /// Everything the detail screen shows: metadata, README, branches and recent commits.
+  /// Everything the detail screen shows: metadata, README, branches and recent commits. An
+  /// empty repository (no commit yet) loads with no README, branches or commits.
   public func repositoryDetail(
     owner: String, name: String
   ) async throws(GitHubError)

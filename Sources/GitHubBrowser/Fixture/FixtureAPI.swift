@@ -18,6 +18,10 @@ import Synchronization
 /// | `slowpoke` | the normal answer after ``Configuration/slowDelay`` |
 /// | `flaky` | 502 for the first ``Configuration/flakyFailures`` requests of each path |
 ///
+/// The owner `newcomer` has one empty repository (`garnet-ui`, no commit yet), answered as GitHub
+/// answers for one: its README is 404 "This repository is empty.", its branches `[]` and its
+/// commits 409 "Git Repository is empty.".
+///
 /// ```swift
 /// let fixture = try FixtureAPI()
 /// let client = GitHubClient(configuration: .init(baseURL: fixture.url))

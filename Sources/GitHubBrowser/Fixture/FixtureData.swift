@@ -27,6 +27,8 @@ struct FixtureData: Sendable {
     var commits: [Commit]
 
     var fullName: String { "\(owner)/\(name)" }
+    /// Whether it has no commit yet, like a repository created without a README.
+    var isEmpty: Bool { commits.isEmpty }
   }
 
   struct Commit: Sendable {
@@ -51,11 +53,12 @@ struct FixtureData: Sendable {
   }
 
   /// The standard fixture: `octo-org` (47 repositories), `ada` (12, one private), `grace` (3),
-  /// and the special owners `slowpoke` and `flaky` (1 each).
+  /// `newcomer` (1, empty), and the special owners `slowpoke` and `flaky` (1 each).
   static let standard = FixtureData(owners: [
     makeOwner("octo-org", id: 9001, organization: true, name: "Octo Org", count: 47, seed: 1),
     makeOwner("ada", id: 1815, organization: false, name: "Ada Lovelace", count: 12, seed: 2),
     makeOwner("grace", id: 1906, organization: false, name: "Grace Hopper", count: 3, seed: 3),
+    emptied(makeOwner("newcomer", id: 6060, organization: false, name: nil, count: 1, seed: 6)),
     makeOwner("slowpoke", id: 4242, organization: false, name: nil, count: 1, seed: 4),
     makeOwner("flaky", id: 5050, organization: false, name: nil, count: 1, seed: 5),
   ])
@@ -86,6 +89,17 @@ struct FixtureData: Sendable {
     return Owner(
       login: login, id: id, isOrganization: organization, name: name,
       repositories: repositories)
+  }
+
+  /// `owner` with every repository emptied: no commit, no branch and no README.
+  private static func emptied(_ owner: Owner) -> Owner {
+    var owner = owner
+    for index in owner.repositories.indices {
+      owner.repositories[index].commits = []
+      owner.repositories[index].branches = []
+      owner.repositories[index].readme = nil
+    }
+    return owner
   }
 
   private static func makeRepository(

@@ -49,6 +49,7 @@ struct FixtureRequest {
 
   func readme() throws -> FixtureAnswer {
     let repository = try findRepository()
+    if repository.isEmpty { throw FixtureFailure.status(404, "This repository is empty.") }
     guard let text = repository.readme else { throw FixtureFailure.status(404, "Not Found") }
     if let accept = request.headers["Accept"], accept.contains("vnd.github.raw") {
       return FixtureAnswer(body: Data(text.utf8), contentType: "application/vnd.github.raw")
@@ -63,6 +64,7 @@ struct FixtureRequest {
 
   func commits() throws -> FixtureAnswer {
     let repository = try findRepository()
+    if repository.isEmpty { throw FixtureFailure.status(409, "Git Repository is empty.") }
     let perPage = try integer("per_page", default: 30, in: 1...100)
     return json(
       repository.commits.prefix(perPage).map { FixtureJSON.commit($0, of: repository, base: base) })
