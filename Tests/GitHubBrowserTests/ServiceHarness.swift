@@ -27,9 +27,9 @@ final class ServiceHarness: Sendable {
     return try await Follower<BrowserState>(configuration: configuration, registry: browserRegistry)
   }
 
-  /// A client of the fixture API that retries without waiting.
-  func client() -> GitHubClient {
-    GitHubClient(configuration: .init(baseURL: fixture.url, retryDelay: .zero))
+  /// A client of the fixture API, with `token` if given, that retries without waiting.
+  func client(token: String? = nil) -> GitHubClient {
+    GitHubClient(configuration: .init(baseURL: fixture.url, token: token, retryDelay: .zero))
   }
 
   func stop(_ followers: [Follower<BrowserState>]) async {

@@ -83,4 +83,22 @@ import Testing
     #expect(service.fixture.requestCount("/users/grace/repos") == 1)
     await service.stop([follower])
   }
+
+  @Test func refusedTokenIsReportedAndNotRetried() async throws {
+    let service = try await ServiceHarness()
+    let follower = try await service.follower()
+    let worker = BrowserWorker(
+      follower: follower, client: service.client(token: FixtureAPI.refusedToken),
+      configuration: .init(workerID: "w", recheckInterval: .milliseconds(50)))
+    let running = Task { await worker.run() }
+    let refused = Identity.tokenRefused(status: 401, message: "Bad credentials")
+    let reported = await eventually(.seconds(10)) {
+      service.leader.store.state.identity == refused
+    }
+    running.cancel()
+    await running.value
+    #expect(reported)
+    #expect(service.fixture.requestCount("/user") == 1)
+    await service.stop([follower])
+  }
 }

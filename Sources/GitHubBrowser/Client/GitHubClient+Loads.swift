@@ -1,10 +1,15 @@
 extension GitHubClient {
   /// Who the configured token signs in as: ``Identity/anonymous`` without a token, otherwise
-  /// the login and name from `GET /user`.
+  /// the login and name from `GET /user`, or ``Identity/tokenRefused(status:message:)`` when
+  /// GitHub answers ``GitHubError/unauthorized(status:message:)``. Throws the other failures.
   public func resolveIdentity() async throws(GitHubError) -> Identity {
     guard configuration.token != nil else { return .anonymous }
-    let user = try await authenticatedUser()
-    return .signedIn(login: user.login, name: user.name)
+    do {
+      let user = try await authenticatedUser()
+      return .signedIn(login: user.login, name: user.name)
+    } catch .unauthorized(let status, let message) {
+      return .tokenRefused(status: status, message: message)
+    }
   }
 
   /// Performs a load and packages the outcome as ``BrowserAction/completeLoad(id:workerID:result:)``

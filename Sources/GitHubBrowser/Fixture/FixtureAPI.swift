@@ -18,6 +18,9 @@ import Synchronization
 /// | `slowpoke` | the normal answer after ``Configuration/slowDelay`` |
 /// | `flaky` | 502 for the first ``Configuration/flakyFailures`` requests of each path |
 ///
+/// A request with the token ``refusedToken`` gets 401 "Bad credentials" on every path, as GitHub
+/// answers a revoked or mistyped token; any other bearer token signs in as `ada`.
+///
 /// The owner `newcomer` has one empty repository (`garnet-ui`, no commit yet), answered as GitHub
 /// answers for one: its README is 404 "This repository is empty.", its branches `[]` and its
 /// commits 409 "Git Repository is empty.".
@@ -47,6 +50,9 @@ public final class FixtureAPI: Sendable {
       self.flakyFailures = flakyFailures
     }
   }
+
+  /// The token the fixture refuses, with 401 "Bad credentials" on every path.
+  public static let refusedToken = "fixture-refused-token"
 
   /// The server answering the requests.
   public let server: HTTPServer

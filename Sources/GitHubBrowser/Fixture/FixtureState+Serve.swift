@@ -2,14 +2,17 @@ import Foundation
 import MicroHTTP
 
 extension FixtureState {
-  /// Answers one request: the special owners' behaviour, then the endpoint, then the common
-  /// headers (`ETag`, rate limit) and 304 for a matching `If-None-Match`.
+  /// Answers one request: 401 for the refused token, the special owners' behaviour, then the
+  /// endpoint, then the common headers (`ETag`, rate limit) and 304 for a matching
+  /// `If-None-Match`.
   func serve(
     _ request: HTTPRequest, _ endpoint: @Sendable (FixtureRequest) throws -> FixtureAnswer
   ) async throws -> HTTPResponse {
     let number = record(request.path)
     let owner = (request.pathParameters["owner"] ?? "").lowercased()
-    let signedIn = request.headers["Authorization"] != nil
+    let authorization = request.headers["Authorization"]
+    let refused = authorization?.hasSuffix(" " + FixtureAPI.refusedToken) == true
+    let signedIn = authorization != nil && !refused
     let limit = signedIn ? 5000 : 60
     let reset = startedAt + 3600
     var headers: HTTPHeaders = [
@@ -19,6 +22,7 @@ extension FixtureState {
       "x-ratelimit-resource": "core",
     ]
 
+    if refused { return failure(401, "Bad credentials", headers) }
     switch owner {
     case "rate-limited":
       headers["x-ratelimit-remaining"] = "0"

@@ -6,4 +6,8 @@ public enum Identity: Codable, Equatable, Sendable {
   case anonymous
   /// Signed in with the worker's token as this user.
   case signedIn(login: String, name: String?)
+  /// GitHub refused the worker's token: 401 (such as "Bad credentials" for a revoked or mistyped
+  /// token) or a 403 that is not a rate limit, with GitHub's message. The worker does not ask
+  /// again; a worker started with another token reports anew.
+  case tokenRefused(status: Int, message: String)
 }

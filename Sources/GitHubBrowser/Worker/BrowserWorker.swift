@@ -177,21 +177,47 @@ public final class BrowserWorker: Sendable {
     }
   }
 
-  /// Tells the state who the client signs in as, retrying every few seconds while GitHub
-  /// cannot be reached.
+  /// Tells the state who the client signs in as, a refused token included. Asks GitHub again
+  /// only while it cannot be reached, and gives up on any other failure, which asking again
+  /// would not change.
   private func reportIdentity() async {
     while !Task.isCancelled {
+      let identity: Identity
       do {
-        let identity = try await client.resolveIdentity()
+        identity = try await client.resolveIdentity()
+      } catch .cancelled {
+        return
+      } catch {
+        guard let delay = Self.identityRetryDelay(after: error) else {
+          log.error("cannot resolve the identity, not trying again: \(error)")
+          return
+        }
+        log.error("cannot resolve the identity, trying again in \(delay): \(error)")
+        try? await Task.sleep(for: delay)
+        continue
+      }
+      do {
         if follower.store.state.identity != identity {
           _ = try await follower.send(IdentityResolved(identity: identity)).applied()
         }
         return
       } catch {
-        log.error("cannot resolve the identity: \(error)")
+        log.error("cannot report the identity: \(error)")
       }
       try? await Task.sleep(for: .seconds(5))
     }
+  }
+
+  /// How long to wait before asking for the identity again after `error`: until a rate
+  /// limit's retry time (at least a second, at most an hour, after which the client says
+  /// whether the limit still holds), or five seconds after a server error, a timeout or a
+  /// network failure; `nil` for the rest.
+  private static func identityRetryDelay(after error: GitHubError) -> Duration? {
+    if case .rateLimited(let rejection) = error {
+      let now = Int64(Date().timeIntervalSince1970)
+      return .seconds(min(max(rejection.retryAt, now + 1), now + 3600) - now)
+    }
+    return error.isRetryable ? .seconds(5) : nil
   }
 
   private var leaseMilliseconds: Int64 {

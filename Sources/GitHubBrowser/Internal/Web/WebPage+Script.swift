@@ -130,8 +130,11 @@ extension WebPage {
       badge.className = "badge " + view.connection;
       badge.textContent = view.connection === "live" ? "live" : "reconnecting…";
       const identity = view.identity;
+      const refused = identity.tokenRefused;
       $("identity").textContent = caseOf(identity) === "signedIn" ? "signed in as " +
-        identity.signedIn.login : caseOf(identity) === "anonymous" ? "anonymous" : "no worker yet";
+        identity.signedIn.login : caseOf(identity) === "anonymous" ? "anonymous" : refused ?
+        "GitHub refused the token (" + refused.status + " " + refused.message + ")" :
+        "no worker yet";
       const rate = view.rateLimit;
       $("rate").textContent = rate ? "API " + rate.remaining + "/" + rate.limit + " until " +
         new Date(rate.resetAt * 1000).toLocaleTimeString() : "";
