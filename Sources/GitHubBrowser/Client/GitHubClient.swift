@@ -10,11 +10,12 @@ import Synchronization
 /// A client for the parts of GitHub's REST API the browser uses, over URLSession.
 ///
 /// Every `GET` is conditional: a response with an `ETag` is cached, the next request for the
-/// same URL sends `If-None-Match`, and a 304 reuses the cached body. Rate limits (403 or 429
-/// with `x-ratelimit-remaining: 0` or `retry-after`) throw ``GitHubError/rateLimited(_:)`` with
-/// the time to retry; until that time the client refuses further requests itself, without
-/// sending them (``Configuration/respectsRateLimit``). Server errors (5xx), timeouts and network failures are retried with a
-/// doubling back-off; other 4xx never are.
+/// same URL sends `If-None-Match`, and a 304 reuses the cached body. Rate limits, primary and
+/// secondary (429, or 403 with `x-ratelimit-remaining: 0`, a `retry-after` or a message about a
+/// secondary rate limit), throw ``GitHubError/rateLimited(_:)`` with the time to retry; until
+/// that time the client refuses further requests itself, without sending them
+/// (``Configuration/respectsRateLimit``). Server errors (5xx), timeouts and network failures are
+/// retried with a doubling back-off; other 4xx never are.
 ///
 /// ```swift
 /// let client = GitHubClient(configuration: .init(token: environmentToken))
@@ -172,25 +173,36 @@ public final class GitHubClient: Sendable {
       let remaining = response.value(forHTTPHeaderField: "x-ratelimit-remaining").flatMap({
         Int($0)
       }),
-      let reset = response.value(forHTTPHeaderField: "x-ratelimit-reset").flatMap({ Int64($0) })
+      let reset = RateLimitHeaders.resetTime(
+        response.value(forHTTPHeaderField: "x-ratelimit-reset"),
+        now: Int64(Date().timeIntervalSince1970))
     else { return nil }
     return RateLimitStatus(limit: limit, remaining: remaining, resetAt: reset)
   }
 
+  /// The error for a status outside 2xx and 304. A rate limit is a 429, or a 403 with
+  /// `x-ratelimit-remaining: 0`, a `retry-after` or a message about a secondary rate limit
+  /// (GitHub sends secondary limits without the other two at times); it resumes after
+  /// `retry-after`, else at `x-ratelimit-reset` when no requests remain, else a minute later.
   private static func error(for response: HTTPURLResponse, body: Data, path: String) -> GitHubError
   {
     let status = response.statusCode
     let message =
       (try? JSONDecoder().decode(GitHubErrorBody.self, from: body))?.message
       ?? HTTPURLResponse.localizedString(forStatusCode: status)
-    let remaining = response.value(forHTTPHeaderField: "x-ratelimit-remaining")
-    let retryAfter = response.value(forHTTPHeaderField: "retry-after").flatMap { Int($0) }
-    if status == 429 || (status == 403 && (remaining == "0" || retryAfter != nil)) {
+    let received = Date()
+    let receivedAt = Int64(received.timeIntervalSince1970)
+    let exhausted = response.value(forHTTPHeaderField: "x-ratelimit-remaining") == "0"
+    let retryAfter = RateLimitHeaders.retryAfter(
+      response.value(forHTTPHeaderField: "retry-after"), now: received)
+    let secondary = message.localizedCaseInsensitiveContains("secondary rate limit")
+    if status == 429 || (status == 403 && (exhausted || retryAfter != nil || secondary)) {
+      let reset = RateLimitHeaders.resetTime(
+        response.value(forHTTPHeaderField: "x-ratelimit-reset"), now: receivedAt)
       return .rateLimited(
         RateLimitRejection(
-          status: status, message: message,
-          resetAt: response.value(forHTTPHeaderField: "x-ratelimit-reset").flatMap { Int64($0) },
-          retryAfter: retryAfter, receivedAt: Int64(Date().timeIntervalSince1970)))
+          status: status, message: message, resetAt: exhausted ? reset : nil,
+          retryAfter: retryAfter, receivedAt: receivedAt))
     }
     switch status {
     case 404: return .notFound(path: path)

@@ -7,7 +7,7 @@
 
 /// Why a GitHub request failed.
 public enum GitHubError: Error, Sendable, Equatable, CustomStringConvertible {
-  /// A rate limit: 403 or 429 with `x-ratelimit-remaining: 0` or a `retry-after`.
+  /// A rate limit, primary or secondary: 429, or 403 with a rate limit's headers or message.
   case rateLimited(RateLimitRejection)
   /// 404: no such owner or repository, or not visible with this token.
   case notFound(path: String)
@@ -77,9 +77,9 @@ public struct RateLimitRejection: Sendable, Equatable, CustomStringConvertible {
   public var status: Int
   /// GitHub's message.
   public var message: String
-  /// `x-ratelimit-reset`: when the window resets, in seconds since 1970.
+  /// `x-ratelimit-reset` when no requests remained: when the window resets, seconds since 1970.
   public var resetAt: Int64?
-  /// `retry-after`: seconds to wait (secondary rate limits).
+  /// `retry-after` (seconds, or an HTTP date): the seconds to wait (secondary rate limits).
   public var retryAfter: Int?
   /// When the response arrived, in seconds since 1970 (to turn `retryAfter` into a time).
   public var receivedAt: Int64

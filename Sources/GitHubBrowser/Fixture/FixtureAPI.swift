@@ -15,6 +15,10 @@ import Synchronization
 /// |---|---|
 /// | `rate-limited` | 403, `x-ratelimit-remaining: 0` and `x-ratelimit-reset` a minute ahead |
 /// | `throttled` | 429 with `retry-after: 30` |
+/// | `throttled-until` | 429 with `retry-after` an HTTP date 90 seconds ahead |
+/// | `secondary-limited` | 403 saying "secondary rate limit", without `retry-after` |
+/// | `overflowing` | 403, none remaining, `x-ratelimit-reset` and `retry-after` `Int64.max` |
+/// | `forbidden` | 403 "Resource not accessible by personal access token" (not a rate limit) |
 /// | `slowpoke` | the normal answer after ``Configuration/slowDelay`` |
 /// | `flaky` | 502 for the first ``Configuration/flakyFailures`` requests of each path |
 ///

@@ -23,15 +23,8 @@ extension FixtureState {
     ]
 
     if refused { return failure(401, "Bad credentials", headers) }
+    if let refusal = refusal(for: owner, headers) { return refusal }
     switch owner {
-    case "rate-limited":
-      headers["x-ratelimit-remaining"] = "0"
-      headers["x-ratelimit-reset"] = "\(Int64(Date().timeIntervalSince1970) + 60)"
-      return failure(403, "API rate limit exceeded for 127.0.0.1.", headers)
-    case "throttled":
-      headers["retry-after"] = "30"
-      return failure(
-        429, "You have exceeded a secondary rate limit. Please wait a few minutes.", headers)
     case "slowpoke":
       try await Task.sleep(for: configuration.slowDelay)
     case "flaky" where number <= configuration.flakyFailures:
@@ -62,6 +55,39 @@ extension FixtureState {
     }
     headers["Content-Type"] = answer.contentType
     return HTTPResponse(status: answer.status, headers: headers, body: Array(answer.body))
+  }
+
+  /// The refusals of the owners that stand for rate limits, in each shape GitHub sends them,
+  /// and for a 403 that is not one; `nil` for the other owners.
+  private func refusal(for owner: String, _ headers: HTTPHeaders) -> HTTPResponse? {
+    var headers = headers
+    let now = Int64(Date().timeIntervalSince1970)
+    let secondary =
+      "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."
+    switch owner {
+    case "rate-limited":
+      headers["x-ratelimit-remaining"] = "0"
+      headers["x-ratelimit-reset"] = "\(now + 60)"
+      return failure(403, "API rate limit exceeded for 127.0.0.1.", headers)
+    case "throttled":
+      headers["retry-after"] = "30"
+      return failure(429, secondary, headers)
+    case "throttled-until":
+      headers["retry-after"] = RateLimitHeaders.httpDateFormatter().string(
+        from: Date(timeIntervalSince1970: Double(now + 90)))
+      return failure(429, secondary, headers)
+    case "secondary-limited":
+      return failure(403, secondary, headers)
+    case "overflowing":
+      headers["x-ratelimit-remaining"] = "0"
+      headers["x-ratelimit-reset"] = "\(Int64.max)"
+      headers["retry-after"] = "\(Int64.max)"
+      return failure(403, "API rate limit exceeded for 127.0.0.1.", headers)
+    case "forbidden":
+      return failure(403, "Resource not accessible by personal access token", headers)
+    default:
+      return nil
+    }
   }
 
   private func failure(_ status: Int, _ message: String, _ headers: HTTPHeaders) -> HTTPResponse {
