@@ -17,11 +17,15 @@ extension Journal {
   /// inside one), and the ledger not ahead of the history. Reads every page, so it takes time
   /// on a large journal.
   ///
+  /// The checks run in one read transaction, which sees one state of the file: what a leader
+  /// commits meanwhile (on a journal opened with ``init(readingAt:)``) is either wholly seen
+  /// or not at all, and the journal's sequences are read again in it.
+  ///
   /// - Parameter progress: called before each check with a line to show.
   public func verify(progress: (String) -> Void = { _ in }) throws(JournalError) -> Verification {
     try withSession { (session) throws(JournalError) -> Verification in
       var result = Verification(problems: [], checks: [])
-      func check(_ name: String, _ body: () throws(SQLiteError) -> [String]) throws(JournalError) {
+      func check(_ name: String, _ body: () throws(SQLiteError) -> [String]) {
         progress("verify: \(name)...")
         result.checks.append(name)
         do throws(SQLiteError) {
@@ -31,50 +35,33 @@ extension Journal {
         }
       }
       let connection = session.connection
-      try check("integrity_check") { () throws(SQLiteError) -> [String] in
-        var lines: [String] = []
-        try connection.statement("PRAGMA integrity_check(100)").run {
-          (row: SQLiteStatement) throws(SQLiteError) in
-          while try row.step() { lines.append(row.text(at: 0)) }
+      try session.sqlite { () throws(SQLiteError) in
+        try connection.transaction(.deferred) { () throws(SQLiteError) in
+          try session.reloadCounters()
+          check("integrity_check") { () throws(SQLiteError) -> [String] in
+            var lines: [String] = []
+            try connection.statement("PRAGMA integrity_check(100)").run {
+              (row: SQLiteStatement) throws(SQLiteError) in
+              while try row.step() { lines.append(row.text(at: 0)) }
+            }
+            return lines == ["ok"] ? [] : lines.map { "integrity_check: \($0)" }
+          }
+          check("meta") { () throws(SQLiteError) -> [String] in
+            try session.metaProblems()
+          }
+          check("deltas gapless") { () throws(SQLiteError) -> [String] in
+            try session.gapProblems()
+          }
+          check("deltas whole") { () throws(SQLiteError) -> [String] in
+            try session.groupingProblems()
+          }
+          check("snapshot") { () throws(SQLiteError) -> [String] in
+            try session.snapshotProblems()
+          }
+          check("ledger") { () throws(SQLiteError) -> [String] in
+            try session.ledgerProblems()
+          }
         }
-        return lines == ["ok"] ? [] : lines.map { "integrity_check: \($0)" }
-      }
-      try check("meta") { () throws(SQLiteError) -> [String] in
-        var problems: [String] = []
-        if try session.metaText(JournalSchema.formatKey) != JournalSchema.formatValue {
-          problems.append("meta: the format record is missing or wrong")
-        }
-        if try session.metaInteger(JournalSchema.versionKey) != JournalSchema.version {
-          problems.append("meta: the format version is missing or not \(JournalSchema.version)")
-        }
-        if try session.metaInteger(JournalSchema.epochKey) == nil {
-          problems.append("meta: no epoch is stored")
-        }
-        return problems
-      }
-      try check("deltas gapless") { () throws(SQLiteError) -> [String] in
-        try session.gapProblems()
-      }
-      try check("deltas whole") { () throws(SQLiteError) -> [String] in
-        try session.groupingProblems()
-      }
-      try check("snapshot") { () throws(SQLiteError) -> [String] in
-        try session.snapshotProblems()
-      }
-      try check("ledger") { () throws(SQLiteError) -> [String] in
-        let ahead =
-          try connection.integer(
-            "SELECT count(*) FROM ledger WHERE last_sequence > ?1", binding: session.lastSequence)
-          ?? 0
-        var problems =
-          ahead == 0
-          ? [] : ["ledger: \(ahead) client(s) name a sequence after the last one stored"]
-        do throws(SQLiteError) {
-          _ = try session.ledgerEntries()
-        } catch  where error.isCorruption {
-          problems.append("ledger: \(error.message)")
-        }
-        return problems
       }
       return result
     }
@@ -82,6 +69,21 @@ extension Journal {
 }
 
 extension JournalSession {
+  /// Whether the format, version and epoch records are there.
+  func metaProblems() throws(SQLiteError) -> [String] {
+    var problems: [String] = []
+    if try metaText(JournalSchema.formatKey) != JournalSchema.formatValue {
+      problems.append("meta: the format record is missing or wrong")
+    }
+    if try metaInteger(JournalSchema.versionKey) != JournalSchema.version {
+      problems.append("meta: the format version is missing or not \(JournalSchema.version)")
+    }
+    if try metaInteger(JournalSchema.epochKey) == nil {
+      problems.append("meta: no epoch is stored")
+    }
+    return problems
+  }
+
   /// Where the stored deltas skip sequences (at most 20 places listed).
   func gapProblems() throws(SQLiteError) -> [String] {
     var problems: [String] = []
@@ -140,5 +142,20 @@ extension JournalSession {
       ]
     }
     return []
+  }
+
+  /// Whether the ledger names a sequence after the last one stored, or does not read.
+  func ledgerProblems() throws(SQLiteError) -> [String] {
+    let ahead =
+      try connection.integer(
+        "SELECT count(*) FROM ledger WHERE last_sequence > ?1", binding: lastSequence) ?? 0
+    var problems =
+      ahead == 0 ? [] : ["ledger: \(ahead) client(s) name a sequence after the last one stored"]
+    do throws(SQLiteError) {
+      _ = try ledgerEntries()
+    } catch  where error.isCorruption {
+      problems.append("ledger: \(error.message)")
+    }
+    return problems
   }
 }

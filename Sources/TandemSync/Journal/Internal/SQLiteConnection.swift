@@ -106,10 +106,21 @@ final class SQLiteConnection {
   /// Whether a transaction is open (`sqlite3_get_autocommit` is 0).
   var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
-  /// Runs `body` in one `BEGIN IMMEDIATE` ... `COMMIT` transaction; when `body` or the commit
+  /// How a transaction begins.
+  enum Begin: String {
+    /// `BEGIN IMMEDIATE`: takes the write lock at once, for a transaction that writes.
+    case immediate = "BEGIN IMMEDIATE"
+    /// `BEGIN DEFERRED`: takes no lock before the first read; in WAL mode every read of the
+    /// transaction then sees one snapshot of the database, whatever a writer commits meanwhile.
+    case deferred = "BEGIN DEFERRED"
+  }
+
+  /// Runs `body` in one transaction, from `begin` to `COMMIT`; when `body` or the commit
   /// fails, rolls back (unless SQLite already did) and rethrows, so nothing of it is stored.
-  func transaction<R>(_ body: () throws(SQLiteError) -> R) throws(SQLiteError) -> R {
-    try statement("BEGIN IMMEDIATE").run { (begin: SQLiteStatement) throws(SQLiteError) in
+  func transaction<R>(
+    _ begin: Begin = .immediate, _ body: () throws(SQLiteError) -> R
+  ) throws(SQLiteError) -> R {
+    try statement(begin.rawValue).run { (begin: SQLiteStatement) throws(SQLiteError) in
       _ = try begin.step()
     }
     do {

@@ -1,0 +1,31 @@
+import Testing
+
+@testable import TandemSync
+
+@Suite("Journal: verify beside a running leader")
+struct JournalVerifyTests {
+  @Test func aReaderVerifiesWhatTheLeaderAppendedSinceItOpened() throws {
+    try withTemporaryDirectory { directory in
+      let leader = try makeJournal(in: directory)
+      try leader.append(journalDeltas(1...3))
+      let reader = try Journal(readingAt: leader.path)
+      var ledger = ClientLedger()
+      ledger.recordApplied(client: "c1", number: 4, sequence: 4)
+      try leader.append([journalDelta(4)], ledger: ledgerChange(ledger, "c1"))
+      #expect(try reader.verify().problems == [])
+    }
+  }
+
+  @Test func aReaderVerifiesASnapshotAndCompactionSinceItOpened() throws {
+    try withTemporaryDirectory { directory in
+      let leader = try makeJournal(in: directory, .init(durability: .normal, catchUpWindow: 2))
+      try leader.append(journalDeltas(1...3))
+      try leader.writeSnapshot(sequence: 3, hash: 3, document: [3], ledger: ClientLedger())
+      let reader = try Journal(readingAt: leader.path)
+      try leader.append(journalDeltas(4...10))
+      try leader.writeSnapshot(sequence: 10, hash: 10, document: [10], ledger: ClientLedger())
+      #expect(try leader.stats().oldestSequence == 9)
+      #expect(try reader.verify().problems == [])
+    }
+  }
+}
