@@ -54,14 +54,16 @@ extension Journal {
           try connection.execute("DELETE FROM snapshots WHERE sequence < \(older)")
           return Int(connection.changes)
         }
-        let oldest = try connection.integer("SELECT min(sequence) FROM deltas") ?? cutoff + 1
+        let oldest =
+          try session.sequence("SELECT min(sequence) FROM deltas", in: "deltas")
+          .map { Int64($0) } ?? cutoff + 1
         let total = max(0, cutoff - oldest + 1)
         var removed: Int64 = 0
         var bound = oldest - 1
         while bound < cutoff {
           // The chunk's last row closes a delta: the greatest such row within the chunk, or
           // (for a delta longer than a chunk) the first after the previous bound.
-          let target = min(cutoff, bound + chunk)
+          let target = bound + min(chunk, cutoff - bound)
           if let end = try session.deltaEnd(atOrBefore: target), end > bound {
             bound = end
           } else {

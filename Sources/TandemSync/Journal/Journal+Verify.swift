@@ -11,7 +11,9 @@ extension Journal {
   }
 
   /// Checks the journal thoroughly: SQLite's `integrity_check` of every page, the format and
-  /// meta records, a snapshot present whenever there are deltas, the deltas gapless from the
+  /// meta records, every delta and snapshot sequence one a journal can hold (from 0 to
+  /// `Int64.max - 1` as SQLite integers; the checks after it run only then), a snapshot
+  /// present whenever there are deltas, the deltas gapless from the
   /// oldest kept through the last (and reaching the latest snapshot), every delta whole (the
   /// history does not end inside a delta of several actions, and the latest snapshot is not
   /// inside one), and the ledger not ahead of the history. Reads every page, so it takes time
@@ -25,19 +27,23 @@ extension Journal {
   public func verify(progress: (String) -> Void = { _ in }) throws(JournalError) -> Verification {
     try withSession { (session) throws(JournalError) -> Verification in
       var result = Verification(problems: [], checks: [])
-      func check(_ name: String, _ body: () throws(SQLiteError) -> [String]) {
+      /// Runs the check `name`; returns whether it found no problem.
+      @discardableResult
+      func check(_ name: String, _ body: () throws(SQLiteError) -> [String]) -> Bool {
         progress("verify: \(name)...")
         result.checks.append(name)
         do throws(SQLiteError) {
-          result.problems += try body()
+          let problems = try body()
+          result.problems += problems
+          return problems.isEmpty
         } catch {
           result.problems.append("\(name) failed: \(error)")
+          return false
         }
       }
       let connection = session.connection
       try session.sqlite { () throws(SQLiteError) in
         try connection.transaction(.deferred) { () throws(SQLiteError) in
-          try session.reloadCounters()
           check("integrity_check") { () throws(SQLiteError) -> [String] in
             var lines: [String] = []
             try connection.statement("PRAGMA integrity_check(100)").run {
@@ -49,6 +55,17 @@ extension Journal {
           check("meta") { () throws(SQLiteError) -> [String] in
             try session.metaProblems()
           }
+          // The checks after this one count with the sequences it reads: they run only when
+          // every sequence is one a journal can hold.
+          let inRange = check("sequences") { () throws(SQLiteError) -> [String] in
+            do throws(SQLiteError) {
+              try session.reloadCounters()
+              return []
+            } catch  where error.isCorruption {
+              return ["sequences: \(error.message)"]
+            }
+          }
+          guard inRange else { return }
           check("deltas gapless") { () throws(SQLiteError) -> [String] in
             try session.gapProblems()
           }
@@ -95,8 +112,8 @@ extension JournalSession {
       """)
     try gaps.run { (row: SQLiteStatement) throws(SQLiteError) in
       while try row.step() {
-        let previous = row.uint64(at: 0)
-        let next = row.uint64(at: 1)
+        let previous = try row.sequence(at: 0, in: "deltas")
+        let next = try row.sequence(at: 1, in: "deltas")
         problems.append(
           "deltas: gap after sequence \(previous): the next is \(next) "
             + "(\(previous + 1)...\(next - 1) missing)")
@@ -129,9 +146,7 @@ extension JournalSession {
 
   /// Whether a snapshot is present whenever deltas are, and the deltas reach it.
   func snapshotProblems() throws(SQLiteError) -> [String] {
-    let oldest = try connection.integer("SELECT min(sequence) FROM deltas").map {
-      UInt64(bitPattern: $0)
-    }
+    let oldest = try sequence("SELECT min(sequence) FROM deltas", in: "deltas")
     guard let snapshot = snapshotSequence else {
       return oldest == nil ? [] : ["snapshot: deltas are stored but no snapshot to replay onto"]
     }

@@ -39,17 +39,21 @@ final class JournalSession {
   }
 
   /// Reads the sequence counters back from the file.
+  ///
+  /// - Throws: an `SQLITE_CORRUPT` error when a delta or snapshot sequence is out of
+  ///   ``StoredSequence/range`` (the least and greatest of each table bound all the others).
   func reloadCounters() throws(SQLiteError) {
-    let newestDelta = try connection.integer("SELECT max(sequence) FROM deltas")
-    let newestSnapshot = try connection.integer("SELECT max(sequence) FROM snapshots")
-    snapshotSequence = newestSnapshot.map { UInt64(bitPattern: $0) }
-    lastSequence = max(
-      newestDelta.map { UInt64(bitPattern: $0) } ?? 0, snapshotSequence ?? 0)
-    let oldestAfter = try connection.integer(
-      "SELECT min(sequence) FROM deltas WHERE sequence > ?1", binding: snapshotSequence ?? 0)
+    _ = try sequence("SELECT min(sequence) FROM deltas", in: "deltas")
+    let newestDelta = try sequence("SELECT max(sequence) FROM deltas", in: "deltas")
+    _ = try sequence("SELECT min(sequence) FROM snapshots", in: "snapshots")
+    let newestSnapshot = try sequence("SELECT max(sequence) FROM snapshots", in: "snapshots")
+    let oldestAfter = try sequence(
+      "SELECT min(sequence) FROM deltas WHERE sequence > ?1", in: "deltas",
+      binding: newestSnapshot ?? 0)
+    snapshotSequence = newestSnapshot
+    lastSequence = max(newestDelta ?? 0, newestSnapshot ?? 0)
     // Gapless deltas (which recovery checks) make the count a subtraction.
-    deltasSinceSnapshot =
-      oldestAfter.map { Int(lastSequence - UInt64(bitPattern: $0) + 1) } ?? 0
+    deltasSinceSnapshot = oldestAfter.map { Int(lastSequence - $0 + 1) } ?? 0
     bytesSinceSnapshot = nil
   }
 
@@ -151,7 +155,7 @@ final class JournalSession {
         var pending: [AppliedAction] = []
         var pendingFirst: UInt64 = 0
         while try row.step() {
-          let rowSequence = row.uint64(at: 0)
+          let rowSequence = try row.sequence(at: 0, in: "deltas")
           let action = AppliedAction(
             origin: Origin(client: row.text(at: 1, reusing: &recent), number: row.uint64(at: 2)),
             tag: row.text(at: 3, reusing: &recent))
@@ -216,7 +220,7 @@ final class JournalSession {
     let found = try statement.run {
       (row: SQLiteStatement) throws(SQLiteError) -> (UInt64, UInt64, [UInt8])? in
       guard try row.step() else { return nil }
-      return (row.uint64(at: 0), row.uint64(at: 1), row.blob(at: 2))
+      return (try row.sequence(at: 0, in: "snapshots"), row.uint64(at: 1), row.blob(at: 2))
     }
     guard let (sequence, hash, document) = found else { return nil }
     return JournalSnapshot(
