@@ -17,19 +17,24 @@ enum JournalSchema {
   /// The tables a journal must have.
   static let tables = ["meta", "deltas", "ledger", "snapshots", "snapshot_ledger"]
 
-  /// Run on an empty database before ``create``, outside a transaction: free pages can be
+  /// Run on an empty database before ``create(epoch:)``, outside a transaction: free pages can be
   /// returned to the file system later (`PRAGMA incremental_vacuum`).
   static let prepareEmpty = "PRAGMA auto_vacuum = INCREMENTAL"
 
-  /// The statements that create a journal in an empty database, in one transaction.
-  static let create = """
+  /// The statements that create a journal of `epoch` in an empty database, in one transaction:
+  /// the tables with the format, version and epoch records, so that a file is either a
+  /// complete new journal or no journal at all.
+  static func create(epoch: Epoch) -> String {
+    """
     PRAGMA application_id = \(applicationID);
     PRAGMA user_version = \(version);
     CREATE TABLE meta (
       key TEXT PRIMARY KEY NOT NULL,
       value ANY
     ) STRICT, WITHOUT ROWID;
-    INSERT INTO meta (key, value) VALUES ('format', 'tandem-journal'), ('version', \(version));
+    INSERT INTO meta (key, value) VALUES
+      ('format', '\(formatValue)'), ('version', \(version)),
+      ('epoch', \(Int64(bitPattern: epoch.rawValue)));
     CREATE TABLE deltas (
       sequence INTEGER PRIMARY KEY NOT NULL,
       client TEXT NOT NULL,
@@ -59,6 +64,7 @@ enum JournalSchema {
       PRIMARY KEY (snapshot, client)
     ) STRICT, WITHOUT ROWID;
     """
+  }
 
   // MARK: Statements used on the hot paths (prepared once per connection, then reused)
 

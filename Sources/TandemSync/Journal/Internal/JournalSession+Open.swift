@@ -103,11 +103,11 @@ extension JournalSession {
     return true
   }
 
-  /// Checks an existing journal's format, or creates the format in a new file; returns whether
-  /// it created it.
+  /// Checks an existing journal's format, or creates a journal in a new file in one
+  /// transaction; returns the epoch of the journal it created, nil for an existing one.
   private static func prepareFormat(
     _ connection: SQLiteConnection, path: String, existing: Bool
-  ) throws(JournalError) -> Bool {
+  ) throws(JournalError) -> Epoch? {
     do {
       if existing {
         let applicationID = try connection.integer("PRAGMA application_id") ?? 0
@@ -121,14 +121,15 @@ extension JournalSession {
             }
           }
           try validate(connection, path: path)
-          return false
+          return nil
         }
       }
+      let epoch = Epoch.random()
       try connection.execute(JournalSchema.prepareEmpty)
       try connection.transaction { () throws(SQLiteError) in
-        try connection.execute(JournalSchema.create)
+        try connection.execute(JournalSchema.create(epoch: epoch))
       }
-      return true
+      return epoch
     } catch let error as JournalError {
       throw error
     } catch let error as SQLiteError {
@@ -170,12 +171,13 @@ extension JournalSession {
     }
   }
 
-  /// Reads or mints the epoch and marks the session open, synced whatever the durability.
+  /// Reads the epoch (`created`'s for a journal just created) and marks the session open,
+  /// synced whatever the durability.
   ///
   /// The epoch is renewed when the last session ran with `normal` durability, did not close
   /// the journal, and the machine has restarted since: its last commits may be lost.
   private static func startSession(
-    _ connection: SQLiteConnection, path: String, durability: FileDurability, created: Bool
+    _ connection: SQLiteConnection, path: String, durability: FileDurability, created: Epoch?
   ) throws(JournalError) -> (Epoch, EpochContinuity) {
     let probe: JournalSession
     do throws(SQLiteError) {
@@ -188,8 +190,9 @@ extension JournalSession {
     return try probe.sqlite { () throws(SQLiteError) -> (Epoch, EpochContinuity) in
       let boot = currentBootIdentity() ?? "unknown"
       var continuity = EpochContinuity.continued
-      var epoch = Epoch.random()
-      if created {
+      var epoch: Epoch
+      if let created {
+        epoch = created
         continuity = .minted(reason: "the journal is new")
       } else if let stored = try probe.metaInteger(JournalSchema.epochKey) {
         epoch = Epoch(rawValue: UInt64(bitPattern: stored))
