@@ -71,6 +71,16 @@ public struct DeltaReport: Sendable {
     return lines.joined(separator: "\n")
   }
 
+  /// The line that marks a resync before `delta` of `epoch`, or nil when `delta` continues from
+  /// `last`, the epoch and sequence seen before it: same epoch, and the delta's first sequence
+  /// (a delta may apply several actions) just after `last.sequence`.
+  public func resync(
+    after last: (epoch: Epoch, sequence: UInt64), before delta: Delta, epoch: Epoch
+  ) -> String? {
+    guard last.epoch != epoch || delta.firstSequence != last.sequence + 1 else { return nil }
+    return resync(epoch: epoch, from: last.sequence, to: delta.firstSequence - 1)
+  }
+
   /// The line that marks a resync: the replica jumped from `old` to `new` without deltas.
   public func resync(epoch: Epoch, from old: UInt64, to new: UInt64) -> String {
     if json {

@@ -104,6 +104,23 @@ struct ReportTests {
         == #"{"epoch":"0000000000000abc","event":"resync","from":3,"sequence":90}"#)
   }
 
+  @Test func aResyncIsMarkedOnlyWhereTheSequencesJump() {
+    let report = DeltaReport()
+    // One delta applying the actions of sequences 4...6.
+    let grouped = Delta(
+      sequence: 6,
+      actions: (4...6).map { AppliedAction(origin: Origin(client: "web-1", number: $0), tag: "") },
+      patch: Array(#"[{"op":"replace","path":"/count","value":6}]"#.utf8))
+    #expect(report.resync(after: (epoch, 3), before: grouped, epoch: epoch) == nil)
+    #expect(
+      report.resync(after: (epoch, 2), before: grouped, epoch: epoch)
+        == report.resync(epoch: epoch, from: 2, to: 3))
+    let next = Epoch(rawValue: 0xDEF)
+    #expect(
+      report.resync(after: (epoch, 3), before: grouped, epoch: next)
+        == report.resync(epoch: next, from: 3, to: 3))
+  }
+
   // LeaderStatistics has no public memberwise initializer: build it as `tandem stats` does,
   // from the leader's JSON.
   let statistics = try! decodeStatistics(

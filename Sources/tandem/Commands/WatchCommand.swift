@@ -29,8 +29,8 @@ let watchCommand = Command(
       var printed = 0
       var last: (epoch: Epoch, sequence: UInt64)?
       for await (epoch, delta) in try await follower.deltas() {
-        if let last, last.epoch != epoch || delta.sequence != last.sequence + 1 {
-          writeLine(report.resync(epoch: epoch, from: last.sequence, to: delta.sequence - 1))
+        if let last, let line = report.resync(after: last, before: delta, epoch: epoch) {
+          writeLine(line)
         }
         last = (epoch, delta.sequence)
         guard let text = try report.render(delta, epoch: epoch) else { continue }
