@@ -80,6 +80,9 @@ import Testing
     for (action, _) in everyAction {
       #expect(validateBrowserAction(action) == nil)
     }
+    let selecting = Navigate(
+      session: "s", route: Route(screen: .bookmarks, selection: "ada/cinder-server"))
+    #expect(validateBrowserAction(selecting) == nil)
   }
 
   @Test func validationRefusesBadNamesSessionsAndPages() {
@@ -90,6 +93,10 @@ import Testing
       Navigate(session: "", route: Route(screen: .bookmarks)),
       Navigate(session: String(repeating: "s", count: 129), route: Route(screen: .bookmarks)),
       Navigate(session: "s", route: Route(screen: .repositories(.owner("no spaces please")))),
+      Navigate(
+        session: "s",
+        route: Route(screen: .bookmarks, selection: String(repeating: "x", count: 1 << 20))),
+      Navigate(session: "s", route: Route(screen: .bookmarks, selection: "ada/x/y")),
       EndSession(session: ""),
       RequestLoad(target: .repositories(.owner("ada"), page: 0)),
       RequestLoad(target: .repository(owner: "ada", name: "..")),

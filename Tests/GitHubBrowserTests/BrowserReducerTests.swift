@@ -195,6 +195,22 @@ import Testing
     #expect(state.load(1)?.claim == nil)
   }
 
+  @Test func everySpellingOfAnOwnerOrRepositoryIsOneLoad() {
+    var state = BrowserState()
+    reduce(
+      &state, .requestLoad(.repositories(.owner("Octo-Org"), page: 1)),
+      .requestLoad(.repositories(.owner("octo-org"), page: 1)),
+      .requestLoad(.repository(owner: "Ada", name: "Cinder")),
+      .requestLoad(.repository(owner: "ada", name: "cinder")))
+    #expect(
+      state.loads.map(\.target) == [
+        .repositories(.owner("octo-org"), page: 1), .repository(owner: "ada", name: "cinder"),
+      ])
+    // The next page, in any spelling, waits for the first.
+    reduce(&state, .requestLoad(.repositories(.owner("OCTO-ORG"), page: 2)))
+    #expect(state.claimableLoads(at: 0).map(\.id) == [1, 2])
+  }
+
   @Test func aRetryTimeTooFarOffToCountInMillisecondsWaitsForGood() {
     var state = BrowserState()
     let failure = LoadFailure(kind: .rateLimited, message: "slow down", retryAt: .max / 10)

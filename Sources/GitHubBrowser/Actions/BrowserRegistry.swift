@@ -33,8 +33,10 @@ public let browserUserTags: Set<String> = [
 ]
 
 /// The leader's validation of forwarded actions (``LeaderConfiguration/validate``): refuses
-/// names GitHub would never accept, empty or oversized session ids, and page numbers out of
-/// range, with a message saying what is wrong.
+/// names GitHub would never accept (in routes, selections, loads and bookmarks), empty or
+/// oversized session ids, page numbers out of range, claims without a worker or a future
+/// expiry, and load results whose times are not seconds since 1970 before the year 10000, with
+/// a message saying what is wrong.
 ///
 /// ```swift
 /// var configuration = LeaderConfiguration()
@@ -48,7 +50,9 @@ public func validateBrowserAction(_ action: any Action) -> Rejection? {
   case let bookmark as RemoveBookmark:
     problem = nameProblem(owner: bookmark.owner, name: bookmark.name)
   case let navigate as Navigate:
-    problem = sessionProblem(navigate.session) ?? screenProblem(navigate.route.screen)
+    problem =
+      sessionProblem(navigate.session) ?? screenProblem(navigate.route.screen)
+      ?? navigate.route.selection.flatMap(selectionProblem)
   case let end as EndSession:
     problem = sessionProblem(end.session)
   case let request as RequestLoad:
@@ -75,6 +79,12 @@ private func screenProblem(_ screen: Route.Screen) -> String? {
   case .repositories(.signedInUser), .bookmarks: return nil
   case .repository(let owner, let name): return nameProblem(owner: owner, name: name)
   }
+}
+
+private func selectionProblem(_ selection: String) -> String? {
+  let parts = selection.split(separator: "/", omittingEmptySubsequences: false)
+  guard parts.count == 2 else { return "a selection is owner/name, not '\(selection.prefix(200))'" }
+  return nameProblem(owner: String(parts[0]), name: String(parts[1]))
 }
 
 private func targetProblem(_ target: LoadTarget) -> String? {

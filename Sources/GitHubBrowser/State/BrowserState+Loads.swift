@@ -1,8 +1,9 @@
 extension BrowserState {
   /// Adds a load request unless the same target is pending, and marks its data loading.
   /// A list page other than 1 (which starts the list over) is accepted only if it comes right
-  /// after the pages loaded or requested so far.
-  mutating func requestLoad(_ target: LoadTarget) {
+  /// after the pages loaded or requested so far. Targets are kept ``LoadTarget/normalized``.
+  mutating func requestLoad(_ requested: LoadTarget) {
+    let target = requested.normalized
     if case .repositories(let source, let page) = target {
       guard page == 1 || page == highestPage(of: source) + 1 else { return }
     }

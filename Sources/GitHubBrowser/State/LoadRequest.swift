@@ -5,6 +5,18 @@ public enum LoadTarget: Codable, Hashable, Sendable {
   /// A repository's detail: metadata, README, branches and recent commits.
   case repository(owner: String, name: String)
 
+  /// The target with its login and name in lower case: GitHub's are case-insensitive, so every
+  /// spelling of one list page or repository is one load.
+  var normalized: LoadTarget {
+    switch self {
+    case .repositories(.owner(let login), let page):
+      .repositories(.owner(login.lowercased()), page: page)
+    case .repositories(.signedInUser, _): self
+    case .repository(let owner, let name):
+      .repository(owner: owner.lowercased(), name: name.lowercased())
+    }
+  }
+
   /// The ``BrowserState/repositories`` key for a detail target (`owner/name`, lower case).
   static func detailKey(owner: String, name: String) -> String {
     "\(owner)/\(name)".lowercased()
