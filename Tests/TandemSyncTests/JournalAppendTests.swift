@@ -139,7 +139,7 @@ struct JournalAppendTests {
       #expect(try !journal.append(journalDeltas(1...4)).snapshotDue)
       #expect(try journal.append(journalDeltas(5...5)).snapshotDue)
       #expect(try journal.shouldSnapshot)
-      try journal.writeSnapshot(sequence: 5, hash: 5, document: [], ledger: ClientLedger())
+      try journal.writeSnapshot(sequence: 5, document: [], ledger: ClientLedger())
       #expect(try !journal.shouldSnapshot)
     }
   }

@@ -21,7 +21,7 @@ struct JournalCompactionTests {
       let configuration = Journal.Configuration(durability: .normal, catchUpWindow: 10)
       let journal = try makeJournal(in: directory, configuration)
       try journal.append(journalDeltas(1...100))
-      try journal.writeSnapshot(sequence: 100, hash: 1, document: [1], ledger: ClientLedger())
+      try journal.writeSnapshot(sequence: 100, document: [1], ledger: ClientLedger())
       try journal.append(journalDeltas(101...105))
       let stats = try journal.stats()
       #expect(stats.oldestSequence == 91)
@@ -43,7 +43,7 @@ struct JournalCompactionTests {
         durability: .normal, catchUpWindow: 0, compactsAfterSnapshot: false)
       let journal = try makeJournal(in: directory, configuration)
       try journal.append(journalDeltas(1...20))
-      try journal.writeSnapshot(sequence: 20, hash: 1, document: [1], ledger: ClientLedger())
+      try journal.writeSnapshot(sequence: 20, document: [1], ledger: ClientLedger())
       #expect(try journal.stats().deltaCount == 20)
       #expect(try journal.stats().snapshotCount == 2)
       var lines: [String] = []
@@ -69,7 +69,7 @@ struct JournalCompactionTests {
       for start in stride(from: UInt64(1), through: 120_000, by: 10_000) {
         try journal.append(journalDeltas(start...(start + 9_999)))
       }
-      try journal.writeSnapshot(sequence: 120_000, hash: 1, document: [1], ledger: ClientLedger())
+      try journal.writeSnapshot(sequence: 120_000, document: [1], ledger: ClientLedger())
       var lines: [String] = []
       let compaction = try journal.compact { lines.append($0) }
       #expect(compaction.deltasRemoved == 115_000)
@@ -106,7 +106,7 @@ struct JournalCompactionTests {
       try journal.append((1...2_000).map { journalDelta(UInt64($0), patch: patch) })
       try journal.checkpoint()
       let before = try journal.stats().fileBytes
-      try journal.writeSnapshot(sequence: 2_000, hash: 1, document: [1], ledger: ClientLedger())
+      try journal.writeSnapshot(sequence: 2_000, document: [1], ledger: ClientLedger())
       #expect(try journal.stats().freePages > 0)
       let shrunk = try journal.reclaimSpace()
       #expect(shrunk > 0)
@@ -120,7 +120,7 @@ struct JournalCompactionTests {
       let journal = try makeJournal(in: directory)
       try journal.append(journalDeltas(1...3))
       #expect(throws: JournalError.sequenceMismatch(expected: 3, got: 2)) {
-        try journal.writeSnapshot(sequence: 2, hash: 0, document: [], ledger: ClientLedger())
+        try journal.writeSnapshot(sequence: 2, document: [], ledger: ClientLedger())
       }
     }
   }
@@ -136,7 +136,7 @@ struct JournalCompactionTests {
         ledger: ledgerChange(ledger, "a", "b"))
       var evicted = ClientLedger(idleLimit: 1)
       evicted.recordApplied(client: "b", number: 1, sequence: 2)
-      try journal.writeSnapshot(sequence: 2, hash: 0, document: [], ledger: evicted)
+      try journal.writeSnapshot(sequence: 2, document: [], ledger: evicted)
       let recovery = try journal.recover()
       #expect(recovery.ledger.entries == evicted.entries)
       #expect(recovery.snapshot?.ledger.entries == evicted.entries)

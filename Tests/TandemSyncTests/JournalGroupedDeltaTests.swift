@@ -29,7 +29,7 @@ private func damagedJournal(
     let journal = try makeJournal(in: directory)
     try journal.append(groupedDeltas(1...1, 2...4))
     if snapshot {
-      try journal.writeSnapshot(sequence: 4, hash: 1, document: [1], ledger: ClientLedger())
+      try journal.writeSnapshot(sequence: 4, document: [1], ledger: ClientLedger())
     }
     journal.close()
   }
@@ -107,7 +107,7 @@ struct JournalGroupedDeltaTests {
       let journal = try makeJournal(in: directory, configuration)
       let deltas = groupedDeltas(1...1, 2...3, 4...8, 9...9, 10...10)
       try journal.append(deltas)
-      try journal.writeSnapshot(sequence: 10, hash: 1, document: [1], ledger: ClientLedger())
+      try journal.writeSnapshot(sequence: 10, document: [1], ledger: ClientLedger())
       let stats = try journal.stats()
       #expect(stats.oldestSequence == 4)
       #expect(stats.deltaCount == 7)
@@ -130,7 +130,7 @@ struct JournalGroupedDeltaTests {
       let journal = try makeJournal(in: directory, configuration)
       let deltas = groupedDeltas(1...1, 2...3, 4...8, 9...9, 10...10)
       try journal.append(deltas)
-      try journal.writeSnapshot(sequence: 10, hash: 1, document: [1], ledger: ClientLedger())
+      try journal.writeSnapshot(sequence: 10, document: [1], ledger: ClientLedger())
       #expect(try journal.stats().oldestSequence == 9)
       #expect(try journal.deltas(from: 8) == nil)
       #expect(try journal.deltas(from: 9) == Array(deltas[3...]))
@@ -145,7 +145,7 @@ struct JournalGroupedDeltaTests {
       let journal = try makeJournal(in: directory, configuration)
       // A first delta longer than a 50,000-row step, then short ones.
       try journal.append(groupedDeltas(1...70_000, 70_001...70_005, 70_006...70_010))
-      try journal.writeSnapshot(sequence: 70_010, hash: 1, document: [1], ledger: ClientLedger())
+      try journal.writeSnapshot(sequence: 70_010, document: [1], ledger: ClientLedger())
       var lines: [String] = []
       let compaction = try journal.compact { lines.append($0) }
       #expect(compaction.deltasRemoved == 70_010)

@@ -33,7 +33,7 @@ func makeJournal(
   let journal = try Journal(path: directory + "/leader.journal", configuration: configuration)
   if try journal.latestSnapshot() == nil {
     try journal.writeSnapshot(
-      sequence: 0, hash: 0, document: Array("{}".utf8), ledger: ClientLedger())
+      sequence: 0, document: Array("{}".utf8), ledger: ClientLedger())
   }
   return journal
 }

@@ -20,10 +20,10 @@ struct JournalVerifyTests {
     try withTemporaryDirectory { directory in
       let leader = try makeJournal(in: directory, .init(durability: .normal, catchUpWindow: 2))
       try leader.append(journalDeltas(1...3))
-      try leader.writeSnapshot(sequence: 3, hash: 3, document: [3], ledger: ClientLedger())
+      try leader.writeSnapshot(sequence: 3, document: [3], ledger: ClientLedger())
       let reader = try Journal(readingAt: leader.path)
       try leader.append(journalDeltas(4...10))
-      try leader.writeSnapshot(sequence: 10, hash: 10, document: [10], ledger: ClientLedger())
+      try leader.writeSnapshot(sequence: 10, document: [10], ledger: ClientLedger())
       #expect(try leader.stats().oldestSequence == 9)
       #expect(try reader.verify().problems == [])
     }

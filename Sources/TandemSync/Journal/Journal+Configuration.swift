@@ -9,7 +9,7 @@ extension Journal {
     /// most this far behind it catch up from the journal instead of taking a snapshot. The
     /// oldest kept delta is kept whole, so a few more may stay.
     public var catchUpWindow: UInt64
-    /// Whether ``Journal/writeSnapshot(sequence:hash:document:ledger:)`` compacts right after
+    /// Whether ``Journal/writeSnapshot(sequence:document:ledger:)`` compacts right after
     /// storing the snapshot (older snapshots and deltas outside the window are removed, then a
     /// passive checkpoint runs).
     public var compactsAfterSnapshot: Bool

@@ -1,6 +1,9 @@
+import StatePatch
+
 extension Journal {
   /// Stores a snapshot of the state at the journal's last sequence, in one transaction: the
-  /// canonical document, its hash and the whole client ledger, which also replaces the journal's
+  /// canonical document, its hash (the protocol's FNV-1a of the bytes, checked whenever the
+  /// snapshot is read back) and the whole client ledger, which also replaces the journal's
   /// current ledger (so clients the leader evicted are forgotten). Then, when
   /// ``Configuration/compactsAfterSnapshot`` is set, compacts (see ``compact(progress:)``) with a
   /// passive checkpoint, which never waits for readers.
@@ -12,7 +15,7 @@ extension Journal {
   ///   ``lastSequence``; ``JournalError/sqlite(path:_:)`` when the commit fails (nothing is
   ///   stored then).
   public func writeSnapshot(
-    sequence: UInt64, hash: UInt64, document: [UInt8], ledger: ClientLedger
+    sequence: UInt64, document: [UInt8], ledger: ClientLedger
   ) throws(JournalError) {
     try withSession { (session) throws(JournalError) in
       session.requireWritable()
@@ -21,7 +24,8 @@ extension Journal {
       }
       try session.sqlite { () throws(SQLiteError) in
         try session.storeSnapshot(
-          sequence: sequence, hash: hash, document: document, ledger: ledger)
+          sequence: sequence, hash: JSONValue.fnv1a(document), document: document,
+          ledger: ledger)
       }
       session.snapshotSequence = sequence
       session.deltasSinceSnapshot = 0

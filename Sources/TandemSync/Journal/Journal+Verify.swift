@@ -156,6 +156,11 @@ extension JournalSession {
           + "(\(snapshot + 1)...\(oldest - 1) missing)"
       ]
     }
+    do throws(SQLiteError) {
+      _ = try latestSnapshot()
+    } catch where error.isCorruption {
+      return ["snapshot: \(error.message)"]
+    }
     return []
   }
 

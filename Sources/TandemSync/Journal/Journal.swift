@@ -10,8 +10,7 @@ import Synchronization
 /// let journal = try Journal(path: "leader.journal", configuration: .init(durability: .full))
 /// let recovery = try journal.recover()
 /// if recovery.snapshot == nil {
-///   try journal.writeSnapshot(sequence: 0, hash: hash(initial), document: initial,
-///                             ledger: ClientLedger())
+///   try journal.writeSnapshot(sequence: 0, document: initial, ledger: ClientLedger())
 /// }
 /// // ... replay recovery.deltas onto the snapshot's document, then for each batch:
 /// let commit = try journal.append(batch, ledger: changedEntries)

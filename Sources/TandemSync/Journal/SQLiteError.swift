@@ -30,3 +30,11 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The call, SQLite's message and the code.
   public var description: String { "\(call): \(message) (code \(code))" }
 }
+
+extension SQLiteError {
+  /// Damage the journal's own checks find in rows SQLite reads without complaint, reported as
+  /// `SQLITE_CORRUPT` so that every caller treats it as a corrupt file.
+  static func corruptJournal(_ message: String) -> SQLiteError {
+    SQLiteError(code: 11, message: message, call: "reading the journal")
+  }
+}

@@ -110,7 +110,7 @@ struct JournalBenchmark: Sendable {
       var state = SyncBenchmarkState(count: 100)
       let document = try encoder.encode(state).canonicalBytes()
       try journal.writeSnapshot(
-        sequence: 0, hash: JSONValue.fnv1a(document), document: document, ledger: ClientLedger())
+        sequence: 0, document: document, ledger: ClientLedger())
       var differ = StateDiffer()
       var sequence: UInt64 = 0
       var batch: [Delta] = []

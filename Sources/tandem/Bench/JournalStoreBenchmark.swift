@@ -109,7 +109,7 @@ private func benchmarkAppends(in directory: BenchmarkDirectory, runs: Int) throw
         configuration: .init(
           durability: durability, snapshotPolicy: .init(deltaCount: .max, patchBytes: .max)))
       try journal.writeSnapshot(
-        sequence: 0, hash: 0, document: Array("{}".utf8), ledger: ClientLedger())
+        sequence: 0, document: Array("{}".utf8), ledger: ClientLedger())
       let count = batch == 1 ? 2_000 : batch == 10 ? 10_000 : 50_000
       let clock = BenchmarkClock(runs: runs)
       let cpuStart = processCPUSeconds()
@@ -143,7 +143,7 @@ private func benchmarkRecovery(
   let build = try clock.measure {
     let journal = try Journal(path: path, configuration: configuration)
     try journal.writeSnapshot(
-      sequence: 0, hash: 0, document: Array("{}".utf8), ledger: ClientLedger())
+      sequence: 0, document: Array("{}".utf8), ledger: ClientLedger())
     try appendWorkload(journal, count: Int(deltas), batch: 10_000)
     journal.close()
   }

@@ -1,3 +1,5 @@
+import StatePatch
+
 /// The open journal behind a ``Journal``: its connection, its lock and what it knows of the
 /// history without asking SQLite. Used only under the ``Journal``'s mutex.
 final class JournalSession {
@@ -214,6 +216,9 @@ final class JournalSession {
   }
 
   /// The latest snapshot, with its ledger.
+  ///
+  /// - Throws: an `SQLITE_CORRUPT` error when its document does not match its stored hash
+  ///   (damaged in a way that still reads, which nothing else would catch).
   func latestSnapshot() throws(SQLiteError) -> JournalSnapshot? {
     let statement = try connection.statement(
       "SELECT sequence, hash, document FROM snapshots ORDER BY sequence DESC LIMIT 1")
@@ -223,6 +228,9 @@ final class JournalSession {
       return (try row.sequence(at: 0, in: "snapshots"), row.uint64(at: 1), row.blob(at: 2))
     }
     guard let (sequence, hash, document) = found else { return nil }
+    guard JSONValue.fnv1a(document) == hash else {
+      throw .corruptJournal("the snapshot at \(sequence) does not match its stored hash")
+    }
     return JournalSnapshot(
       sequence: sequence, hash: hash, document: document,
       ledger: try ledgerEntries(snapshot: sequence))

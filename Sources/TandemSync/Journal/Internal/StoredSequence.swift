@@ -11,9 +11,7 @@ enum StoredSequence {
   /// - Throws: an `SQLITE_CORRUPT` error when it is outside ``range``.
   static func validated(_ value: Int64, in table: String) throws(SQLiteError) -> UInt64 {
     guard range.contains(value) else {
-      throw SQLiteError(
-        code: 11, message: "the \(table) table holds sequence \(value), outside \(range)",
-        call: "reading the journal")
+      throw .corruptJournal("the \(table) table holds sequence \(value), outside \(range)")
     }
     return UInt64(value)
   }

@@ -215,7 +215,7 @@ final class LeaderEngine<State: Codable & Sendable> {
     let snapshot = snapshot()
     do {
       try journal.writeSnapshot(
-        sequence: snapshot.sequence, hash: snapshot.hash, document: snapshot.document,
+        sequence: snapshot.sequence, document: snapshot.document,
         ledger: published.ledger)
       counters.journalSnapshots += 1
     } catch {

@@ -29,7 +29,7 @@ struct LeaderStart<State: Codable & Sendable>: Sendable {
       var encoder = StateEncoder()
       let document = try encoder.encode(initial).canonicalBytes()
       try journal.writeSnapshot(
-        sequence: 0, hash: JSONValue.fnv1a(document), document: document,
+        sequence: 0, document: document,
         ledger: ClientLedger(idleLimit: idleLimit))
       log.info("new journal at \(path), epoch \(recovery.epoch)")
       self.init(
