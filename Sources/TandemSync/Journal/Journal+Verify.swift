@@ -158,7 +158,7 @@ extension JournalSession {
     }
     do throws(SQLiteError) {
       _ = try latestSnapshot()
-    } catch where error.isCorruption {
+    } catch  where error.isCorruption {
       return ["snapshot: \(error.message)"]
     }
     return []
