@@ -19,8 +19,9 @@ extension Journal {
     /// The size in bytes the write-ahead log file is truncated to after a checkpoint
     /// (`PRAGMA journal_size_limit`).
     public var walSizeLimit: Int
-    /// The largest the database file may grow, in bytes (`PRAGMA max_page_count`); a commit
-    /// that needs more fails with `SQLITE_FULL` and stores nothing. Nil for no limit.
+    /// The largest the database file may grow, in bytes (`PRAGMA max_page_count`); an append
+    /// that needs more fails with `SQLITE_FULL` and stores nothing. A snapshot is stored even
+    /// then, so that compaction can make room. Nil for no limit.
     public var maximumFileBytes: Int?
 
     /// Settings with the given values; the defaults suit a leader that favours durability.

@@ -11,6 +11,10 @@ extension Journal {
   /// A new journal needs a first snapshot, of the initial state at sequence 0, before any
   /// append: it is the base recovery replays from.
   ///
+  /// A snapshot is stored even when the file has reached ``Configuration/maximumFileBytes``
+  /// (the file then grows past it by about the snapshot's size), since the compaction after it
+  /// is what makes room again; the limit holds for appends.
+  ///
   /// - Throws: ``JournalError/sequenceMismatch(expected:got:)`` unless `sequence` is
   ///   ``lastSequence``; ``JournalError/sqlite(path:_:)`` when the commit fails (nothing is
   ///   stored then).
@@ -22,10 +26,19 @@ extension Journal {
       guard sequence == session.lastSequence else {
         throw .sequenceMismatch(expected: session.lastSequence, got: sequence)
       }
+      let limit = configuration.maximumFileBytes
       try session.sqlite { () throws(SQLiteError) in
-        try session.storeSnapshot(
-          sequence: sequence, hash: JSONValue.fnv1a(document), document: document,
-          ledger: ledger)
+        // A file at its limit must still take the snapshot that lets compaction make room.
+        if limit != nil { try session.connection.limitFileSize(to: nil) }
+        do throws(SQLiteError) {
+          try session.storeSnapshot(
+            sequence: sequence, hash: JSONValue.fnv1a(document), document: document,
+            ledger: ledger)
+        } catch {
+          try session.connection.limitFileSize(to: limit)
+          throw error
+        }
+        try session.connection.limitFileSize(to: limit)
       }
       session.snapshotSequence = sequence
       session.deltasSinceSnapshot = 0
@@ -34,6 +47,11 @@ extension Journal {
     if configuration.compactsAfterSnapshot {
       _ = try compact(truncating: false)
     }
+  }
+
+  /// The sequence of the latest snapshot stored, if any.
+  var snapshotSequence: UInt64? {
+    withSession { $0.snapshotSequence }
   }
 
   /// The latest snapshot stored, with its ledger, or nil when there is none.

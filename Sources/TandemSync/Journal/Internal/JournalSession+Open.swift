@@ -36,10 +36,7 @@ extension JournalSession {
         PRAGMA wal_autocheckpoint = \(configuration.checkpointPages);
         PRAGMA journal_size_limit = \(configuration.walSizeLimit);
         """)
-      if let limit = configuration.maximumFileBytes {
-        let pageSize = try connection.integer("PRAGMA page_size") ?? 4096
-        try connection.execute("PRAGMA max_page_count = \(max(1, Int64(limit) / pageSize))")
-      }
+      if let limit = configuration.maximumFileBytes { try connection.limitFileSize(to: limit) }
     } catch {
       throw JournalError(path: path, error)
     }

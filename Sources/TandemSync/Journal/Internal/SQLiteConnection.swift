@@ -103,6 +103,17 @@ final class SQLiteConnection {
     }
   }
 
+  /// Limits the database file to `bytes` (`PRAGMA max_page_count`, which SQLite keeps at the
+  /// file's size when the file is larger already); nil lifts the limit.
+  func limitFileSize(to bytes: Int?) throws(SQLiteError) {
+    guard let bytes else {
+      try execute("PRAGMA max_page_count = 4294967294")
+      return
+    }
+    let pageSize = try integer("PRAGMA page_size") ?? 4096
+    try execute("PRAGMA max_page_count = \(max(1, Int64(bytes) / pageSize))")
+  }
+
   /// Whether a transaction is open (`sqlite3_get_autocommit` is 0).
   var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 

@@ -99,6 +99,7 @@ final class LeaderEngine<State: Codable & Sendable> {
         counters.commits += 1
       } catch {
         rollBack(batch, because: error)
+        makeRoomIfFull(after: error)
         return
       }
     }
@@ -200,6 +201,20 @@ final class LeaderEngine<State: Codable & Sendable> {
       return (pending.routingID, .reject(client: client, number: number, rejection), false)
     }
     sendPendingReplies()
+  }
+
+  /// After a commit refused for want of room (the journal reached its
+  /// ``Journal/Configuration/maximumFileBytes``, or the disk is full), snapshots the published
+  /// state so that the compaction after it frees what the snapshot makes unneeded; once per
+  /// snapshot's worth of new history, so a journal that compaction cannot shrink does not grow
+  /// by a snapshot at every refusal.
+  private func makeRoomIfFull(after error: JournalError) {
+    guard case .sqlite(_, let failure) = error, failure.primaryCode == 13,  // SQLITE_FULL
+      let journal, journal.configuration.compactsAfterSnapshot,
+      journal.snapshotSequence != published.sequence
+    else { return }
+    log.info("making room in the journal: a snapshot at \(published.sequence), then compaction")
+    writeJournalSnapshot()
   }
 
   private func sendPendingReplies() {
