@@ -57,6 +57,7 @@ final class FollowerEngine<Model: ReplicaModel> {
   /// Connects the control socket and says hello; the updates socket follows the `WELCOME`.
   func connect() {
     guard !stopped else { return }
+    closeSockets()
     do {
       let dealer = try scope.makeSocket(.dealer)
       try dealer.set(.linger, .zero)
@@ -122,8 +123,11 @@ final class FollowerEngine<Model: ReplicaModel> {
     deltaObservers.removeAll()
   }
 
+  /// The follower's timer: notices a silent leader or a stalled join, pings, and resends
+  /// what went unanswered. Between connections (a reconnect is scheduled) there is nothing to
+  /// watch: the silence of a leader it is not connected to must not schedule more reconnects.
   private func tick() {
-    guard !stopped else { return }
+    guard !stopped, dealer != nil else { return }
     let now = ContinuousClock.now
     perform(sync.tick(now: now))
     guard dealer != nil, sync.phase != .greeting else { return }
