@@ -123,6 +123,29 @@ struct WireFormatTests {
     #expect(throws: ProtocolViolation.self) { try UpdateMessage(frames: frames) }
   }
 
+  @Test func aSequenceOrNumberWithNoNextIsAViolation() {
+    let last = UInt64.max
+    let updates: [UpdateMessage] = [
+      .delta(epoch, Delta(sequence: last, origin: .leader, tag: "t", patch: [])),
+      .heartbeat(epoch, sequence: last, stateHash: 1),
+    ]
+    for update in updates {
+      #expect(throws: ProtocolViolation.self) { try UpdateMessage(frames: update.frames) }
+    }
+    let replies: [ControlReply] = [
+      .welcome(epoch, sequence: 1, lastNumber: last, heartbeatMilliseconds: 1, updates: "u"),
+      .state(epoch, sequence: last, stateHash: 1, document: []),
+      .ack(client: "c", number: last, epoch, sequence: 4),
+    ]
+    for reply in replies {
+      #expect(throws: ProtocolViolation.self) { try ControlReply(frames: reply.frames) }
+    }
+    let action = ForwardedAction(client: "c", number: last, tag: "t", payload: [])
+    #expect(throws: ProtocolViolation.self) {
+      try ControlRequest(frames: ControlRequest.dispatch(action).frames)
+    }
+  }
+
   @Test func malformedRequestsNameTheProblem() {
     let truncated = Array(ControlRequest.catchUp(epoch, from: 1).frames.dropLast())
     #expect(throws: ProtocolViolation("CATCHUP: missing from frame")) {

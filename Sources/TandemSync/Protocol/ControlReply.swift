@@ -100,27 +100,27 @@ public enum ControlReply: Sendable, Equatable {
     switch reader.command {
     case "WELCOME":
       self = .welcome(
-        Epoch(rawValue: try reader.integer("epoch")), sequence: try reader.integer("sequence"),
-        lastNumber: try reader.integer("last number"),
+        Epoch(rawValue: try reader.integer("epoch")), sequence: try reader.ordinal("sequence"),
+        lastNumber: try reader.ordinal("last number"),
         heartbeatMilliseconds: try reader.integer("heartbeat interval"),
         updates: try reader.text("updates endpoint", limit: 1024))
     case "STATE":
       self = .state(
-        Epoch(rawValue: try reader.integer("epoch")), sequence: try reader.integer("sequence"),
+        Epoch(rawValue: try reader.integer("epoch")), sequence: try reader.ordinal("sequence"),
         stateHash: try reader.integer("hash"), document: try reader.bytes("state"))
     case "DELTAS":
       let epoch = Epoch(rawValue: try reader.integer("epoch"))
       self = .deltas(epoch, try [Delta](reading: &reader))
     case "STALE":
       self = .stale(
-        Epoch(rawValue: try reader.integer("epoch")), sequence: try reader.integer("sequence"))
+        Epoch(rawValue: try reader.integer("epoch")), sequence: try reader.ordinal("sequence"))
     case "ACK":
       self = .ack(
-        client: try reader.text("client"), number: try reader.integer("number"),
-        Epoch(rawValue: try reader.integer("epoch")), sequence: try reader.integer("sequence"))
+        client: try reader.text("client"), number: try reader.ordinal("number"),
+        Epoch(rawValue: try reader.integer("epoch")), sequence: try reader.ordinal("sequence"))
     case "REJECT":
       let client = try reader.text("client")
-      let number = try reader.integer("number")
+      let number = try reader.ordinal("number")
       let code = try reader.text("code", limit: 64)
       let message = try reader.text("message", limit: 4096)
       self = .reject(
@@ -128,7 +128,7 @@ public enum ControlReply: Sendable, Equatable {
         Rejection(code: Rejection.Code(rawValue: code) ?? .refused, message: message))
     case "PONG":
       self = .pong(
-        Epoch(rawValue: try reader.integer("epoch")), sequence: try reader.integer("sequence"))
+        Epoch(rawValue: try reader.integer("epoch")), sequence: try reader.ordinal("sequence"))
     case "STATS":
       self = .stats(document: try reader.bytes("statistics"))
     case "ERROR":

@@ -61,13 +61,13 @@ public enum ControlRequest: Sendable, Equatable {
       self = .snapshot
     case "CATCHUP":
       self = .catchUp(
-        Epoch(rawValue: try reader.integer("epoch")), from: try reader.integer("from"))
+        Epoch(rawValue: try reader.integer("epoch")), from: try reader.ordinal("from"))
     case "DISPATCH":
       self = .dispatch(try ForwardedAction(reading: &reader))
     case "DISPATCH-QUIET":
       self = .dispatchQuietly(try ForwardedAction(reading: &reader))
     case "PING":
-      self = .ping(client: try reader.text("client"), sequence: try reader.integer("sequence"))
+      self = .ping(client: try reader.text("client"), sequence: try reader.ordinal("sequence"))
     case "STATS":
       self = .stats
     default:
@@ -95,7 +95,7 @@ public struct ForwardedAction: Sendable, Equatable {
   /// Reads the frames after a dispatch command.
   init(reading reader: inout FrameReader) throws(ProtocolViolation) {
     self.init(
-      client: try reader.text("client"), number: try reader.integer("number"),
+      client: try reader.text("client"), number: try reader.ordinal("number"),
       tag: try reader.text("tag"), payload: try reader.bytes("payload"))
   }
 

@@ -55,7 +55,7 @@ public struct Delta: Sendable, Equatable {
 
   /// Reads the frames that ``append(to:)`` writes.
   init(reading reader: inout FrameReader) throws(ProtocolViolation) {
-    let sequence = try reader.integer("sequence")
+    let sequence = try reader.ordinal("sequence")
     let count = try reader.integer("action count")
     guard count >= 1, count <= sequence else {
       throw ProtocolViolation(
@@ -72,7 +72,7 @@ public struct Delta: Sendable, Equatable {
       count == 1 ? try reader.text(field) : try reader.text(field, reusing: &recent)
     }
     for _ in 0..<count {
-      let origin = Origin(client: try text("origin"), number: try reader.integer("number"))
+      let origin = Origin(client: try text("origin"), number: try reader.ordinal("number"))
       actions.append(AppliedAction(origin: origin, tag: try text("tag")))
     }
     self.init(sequence: sequence, actions: actions, patch: try reader.bytes("patch"))

@@ -36,6 +36,16 @@ struct FrameReader {
     return frame.reduce(0) { $0 << 8 | UInt64($1) }
   }
 
+  /// The next frame as a sequence or an action number: an 8-byte big-endian integer below
+  /// `UInt64.max`, so that every one has a next.
+  mutating func ordinal(_ field: String) throws(ProtocolViolation) -> UInt64 {
+    let value = try integer(field)
+    guard value < .max else {
+      throw ProtocolViolation("\(command): \(field) must be below 2^64 - 1, got \(value)")
+    }
+    return value
+  }
+
   /// The next frame as UTF-8 text of at most `limit` bytes.
   mutating func text(_ field: String, limit: Int = 256) throws(ProtocolViolation) -> String {
     try text(field, limit: limit) { String(validating: $0, as: UTF8.self) }

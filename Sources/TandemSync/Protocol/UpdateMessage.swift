@@ -61,9 +61,9 @@ public enum UpdateMessage: Sendable, Equatable {
       self = .deltas(epoch, try [Delta](reading: &reader))
     case "HEARTBEAT":
       self = .heartbeat(
-        epoch, sequence: try reader.integer("sequence"), stateHash: try reader.integer("hash"))
+        epoch, sequence: try reader.ordinal("sequence"), stateHash: try reader.integer("hash"))
     case "BYE":
-      self = .bye(epoch, sequence: try reader.integer("sequence"))
+      self = .bye(epoch, sequence: try reader.ordinal("sequence"))
     default:
       throw ProtocolViolation("unknown update command '\(reader.command)'")
     }
