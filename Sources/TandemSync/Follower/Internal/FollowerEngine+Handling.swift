@@ -86,7 +86,11 @@ extension FollowerEngine {
       case .send(let request):
         send(request)
       case .replace(let epoch, let sequence, let hash, let document):
-        replace(epoch: epoch, sequence: sequence, hash: hash, document: document)
+        // A snapshot that did not decode leaves the old replica: the deltas buffered for the
+        // snapshot's state (the effects after this one) must not touch it.
+        guard replace(epoch: epoch, sequence: sequence, hash: hash, document: document) else {
+          return
+        }
       case .apply:
         break
       case .verify(let hash):

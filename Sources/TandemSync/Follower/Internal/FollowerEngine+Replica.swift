@@ -7,8 +7,9 @@ extension FollowerEngine {
   static var pendingDeltaLimit: Int { 64 }
 
   /// Replaces the replica with the snapshot `document` at `sequence`; receipts of another epoch
-  /// fail, as their history is gone.
-  func replace(epoch: Epoch, sequence: UInt64, hash: UInt64, document: Frame) {
+  /// fail, as their history is gone. Returns false when the snapshot does not decode (the
+  /// replica stays as it was, and a resync has begun, or the join failed).
+  func replace(epoch: Epoch, sequence: UInt64, hash: UInt64, document: Frame) -> Bool {
     let state: State
     do {
       state = try model.reset(document: document)
@@ -20,7 +21,7 @@ extension FollowerEngine {
       } else {
         perform(sync.failedToApply())
       }
-      return
+      return false
     }
     log.info("replica at epoch \(epoch) sequence \(sequence)")
     for waiting in awaitingVisibility where waiting.epoch != epoch {
@@ -30,6 +31,7 @@ extension FollowerEngine {
     publish(state)
     // The snapshot may hold actions sent quietly whose deltas this follower never saw.
     if outbox.withLock({ $0.rewindIfSentQuietly() }) { flushOutbox() }
+    return true
   }
 
   /// Applies the deltas in ``pendingDeltas`` to the replica store, then tells the delta
