@@ -187,3 +187,27 @@ extension TestState {
       loose: Loose(count: 0, values: [], label: nil))
   }
 }
+
+private indirect enum Chain: Codable, Equatable {
+  case end
+  case link(Chain)
+}
+
+private struct DeepState: Codable, Equatable {
+  var x: Int
+  var chain: Chain
+}
+
+@Test func aFailedPatchIsUndoneOnADocumentDeeperThanTheParserTakes() throws {
+  // 300 links encode about 600 levels deep, past the parser's 512.
+  let chain = (0..<300).reduce(Chain.end) { chain, _ in .link(chain) }
+  let state = DeepState(x: 1, chain: chain)
+  var replica = try StateReplica(state)
+  let before = replica.document
+  #expect(throws: StateReplicaError.self) {
+    try replica.apply(
+      JSONPatch([.replace(path: "/chain", value: ["end": [:]]), .test(path: "/x", value: 2)]))
+  }
+  #expect(replica.document == before)
+  #expect(replica.state == state)
+}

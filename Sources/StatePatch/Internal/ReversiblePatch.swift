@@ -20,11 +20,13 @@ struct ReversiblePatch {
     }
   }
 
-  /// Undoes every operation applied so far.
+  /// Undoes every operation applied so far. An undo step only puts back what was there, so
+  /// it is not held to a depth limit: the document may be deeper than the parser's default
+  /// (a replica of a typed state is encoded without one).
   mutating func revert(_ document: inout JSONValue) {
     while let step = undo.popLast() {
       do {
-        try JSONPatch([step]).apply(to: &document)
+        try JSONPatch([step]).apply(to: &document, maximumDepth: .max)
       } catch {
         preconditionFailure("undoing a patch step failed: \(error)")
       }
