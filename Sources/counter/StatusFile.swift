@@ -8,11 +8,15 @@ import TandemSync
 /// A follower's status as a JSON file, rewritten (atomically) every 100 ms and once more at exit,
 /// for scripts that watch a follower from outside: its statistics, its state (also as canonical
 /// JSON text, to compare byte for byte with `tandem snapshot --json`) and its load report.
+///
+/// Writes run one at a time under `finished`: a periodic write still in progress when ``finish()``
+/// is called completes before the final one, and none starts after it, so nothing replaces the
+/// file that says `"done": true`.
 final class StatusFile: Sendable {
   private let path: String
   private let follower: Follower<CounterState>
   private let report = Mutex<CounterLoadReport?>(nil)
-  private let finished = Atomic<Bool>(false)
+  private let finished = Mutex(false)
 
   init(path: String, follower: Follower<CounterState>) {
     self.path = path
@@ -22,8 +26,7 @@ final class StatusFile: Sendable {
   /// Starts rewriting the file every 100 ms on a thread of its own.
   func start() {
     let thread = Thread { [self] in
-      while !finished.load(ordering: .acquiring) {
-        try? write(done: false)
+      while writeUnlessFinished() {
         usleep(100_000)
       }
     }
@@ -38,8 +41,19 @@ final class StatusFile: Sendable {
 
   /// Writes the file a last time with `"done": true` and stops the periodic writes.
   func finish() {
-    finished.store(true, ordering: .releasing)
-    try? write(done: true)
+    finished.withLock { finished in
+      finished = true
+      try? write(done: true)
+    }
+  }
+
+  /// Writes the file with `"done": false`, or returns false without writing once ``finish()`` ran.
+  private func writeUnlessFinished() -> Bool {
+    finished.withLock { finished in
+      guard !finished else { return false }
+      try? write(done: false)
+      return true
+    }
   }
 
   private func write(done: Bool) throws {
