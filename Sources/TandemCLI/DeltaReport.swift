@@ -71,6 +71,14 @@ public struct DeltaReport: Sendable {
     return lines.joined(separator: "\n")
   }
 
+  /// Where a watch of `follower` starts: the epoch and sequence its replica shows, to check the
+  /// first delta against with ``resync(after:before:epoch:)``, so that deltas applied before the
+  /// watch received any are marked as a jump. Epoch zero, which no leader mints, stands for a
+  /// replica without an epoch yet: the first delta is then marked too.
+  public static func start(of follower: FollowerStatistics) -> (epoch: Epoch, sequence: UInt64) {
+    (Epoch(rawValue: UInt64(follower.epoch, radix: 16) ?? 0), follower.sequence)
+  }
+
   /// The line that marks a resync before `delta` of `epoch`, or nil when `delta` continues from
   /// `last`, the epoch and sequence seen before it: same epoch, and the delta's first sequence
   /// (a delta may apply several actions) just after `last.sequence`.

@@ -121,6 +121,21 @@ struct ReportTests {
         == report.resync(epoch: next, from: 3, to: 3))
   }
 
+  @Test func aWatchChecksItsFirstDeltaAgainstItsAnnouncedStart() throws {
+    let report = DeltaReport()
+    let start = DeltaReport.start(of: try followerStatistics(epoch: epoch.description, sequence: 5))
+    #expect(start == (epoch, 5))
+    #expect(report.resync(after: start, before: delta("[]", sequence: 6), epoch: epoch) == nil)
+    #expect(
+      report.resync(after: start, before: delta("[]", sequence: 8), epoch: epoch)
+        == report.resync(epoch: epoch, from: 5, to: 7))
+    let unknown = DeltaReport.start(of: try followerStatistics(epoch: "", sequence: 0))
+    #expect(unknown == (Epoch(rawValue: 0), 0))
+    #expect(
+      report.resync(after: unknown, before: delta("[]", sequence: 1), epoch: epoch)
+        == report.resync(epoch: epoch, from: 0, to: 0))
+  }
+
   // LeaderStatistics has no public memberwise initializer: build it as `tandem stats` does,
   // from the leader's JSON.
   let statistics = try! decodeStatistics(
@@ -186,4 +201,17 @@ struct ReportTests {
 private func decodeStatistics(_ text: String) throws -> LeaderStatistics {
   var decoder = StateDecoder()
   return try decoder.decode(LeaderStatistics.self, from: JSONParser().parse(text))
+}
+
+/// A follower's statistics at `sequence` of `epoch` (no public memberwise initializer either).
+private func followerStatistics(epoch: String, sequence: UInt64) throws -> FollowerStatistics {
+  let counters = [
+    "deltasApplied", "gapsRepaired", "resyncs", "hashMismatches", "reconnects", "resends",
+    "realignments", "sendsDeferred", "applyFailures", "malformedMessages", "unanswered",
+  ]
+  let members: [(key: String, value: JSONValue)] =
+    [("epoch", .string(epoch)), ("sequence", .int(Int64(sequence)))]
+    + counters.map { ($0, .int(0)) }
+  var decoder = StateDecoder()
+  return try decoder.decode(FollowerStatistics.self, from: .object(JSONObject(members)))
 }

@@ -27,9 +27,10 @@ let watchCommand = Command(
       let start = try await follower.statistics()
       printError("watching epoch \(start.epoch) from sequence \(start.sequence)")
       var printed = 0
-      var last: (epoch: Epoch, sequence: UInt64)?
+      // Deltas applied between the announced start and the stream's first one show as a jump.
+      var last = DeltaReport.start(of: start)
       for await (epoch, delta) in try await follower.deltas() {
-        if let last, let line = report.resync(after: last, before: delta, epoch: epoch) {
+        if let line = report.resync(after: last, before: delta, epoch: epoch) {
           writeLine(line)
         }
         last = (epoch, delta.sequence)
