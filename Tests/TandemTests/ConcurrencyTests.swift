@@ -167,6 +167,37 @@ import Testing
     #expect(second.values == [0])
   }
 
+  @Test func unsubscribeFromAnotherThreadEndsASubscriptionBeingInstalled() {
+    // A subscriber subscribes `late` from `newState`; another thread unsubscribes it as the
+    // drainer takes it off the queue to install it. Ending the round after a varying spin sweeps
+    // the unsubscribe across that step. A dispatch after `unsubscribe` returns must not reach it.
+    var notifiedAfterUnsubscribe = 0
+    for run in 0..<10_000 {
+      let store = Store(reducer: counterReducer, state: CounterState())
+      let late = Recorder<Int>()
+      let subscribed = Atomic<Bool>(false)
+      let subscriber = Recorder<Int> { value in
+        guard value == 1 else { return }
+        store.subscribe(late) { $0.select(\.counter) }
+        subscribed.store(true, ordering: .releasing)
+        for _ in 0..<(run % 64) { _ = subscribed.load(ordering: .relaxed) }
+      }
+      store.subscribe(subscriber) { $0.select(\.counter) }
+      let unsubscribed = DispatchSemaphore(value: 0)
+      Thread.detachNewThread {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !subscribed.load(ordering: .acquiring), ContinuousClock.now < deadline {}
+        store.unsubscribe(late)
+        store.dispatch(Add(amount: 100))
+        unsubscribed.signal()
+      }
+      store.dispatch(Increment())
+      unsubscribed.wait()
+      if late.values.contains(where: { $0 > 100 }) { notifiedAfterUnsubscribe += 1 }
+    }
+    #expect(notifiedAfterUnsubscribe == 0)
+  }
+
   @Test func dispatchQueuedBehindAnotherThreadsDrainReturnsOnlyOnceApplied() async {
     let store = Store(reducer: counterReducer, state: CounterState())
     let otherDispatched = Recorder<Int>()

@@ -62,8 +62,8 @@ extension StoreCore {
   }
 
   /// With the lock held, as the drainer starts `work`: an action's reducer (or a modification)
-  /// owns the state from here on. Returns whether the reduction is to be reported to the
-  /// observer.
+  /// owns the state from here on, and a subscription is installed. Returns whether the reduction
+  /// is to be reported to the observer.
   mutating func begin(_ work: StoreWork) -> Bool {
     switch work {
     case .action:
@@ -72,9 +72,24 @@ extension StoreCore {
     case .modification:
       reducing = true
       return false
-    case .replacement, .subscription:
+    case .subscription(let box):
+      install(box)
+      return false
+    case .replacement:
       return false
     }
+  }
+
+  /// Adds `box` at the end of the subscriptions, replacing the same subscriber's earlier one,
+  /// unless it was cancelled while queued. Done in the critical section that takes it off the
+  /// queue, so `unsubscribe` always finds the box in the queue or in the subscriptions.
+  private mutating func install(_ box: SubscriptionBox) {
+    guard !box.isCancelled else { return }
+    for earlier in subscriptions where earlier.id == box.id {
+      earlier.cancel()
+    }
+    subscriptions.removeAll { $0.id == box.id }
+    subscriptions.append(box)
   }
 
   /// With the lock held, after a unit of work: takes the next one and begins it, or ends the
@@ -174,7 +189,8 @@ extension Store {
     case .modification(let modification):
       return modify(with: modification)
     case .subscription(let box):
-      install(box)
+      // Installed by `begin`; the first notification, unless it was cancelled meanwhile.
+      notify([box])
     }
     return true
   }
@@ -275,23 +291,6 @@ extension Store {
       notify(subscriptions)
     }
     return true
-  }
-
-  /// Adds `box` at the end of the subscriptions (replacing the same subscriber's earlier one)
-  /// and sends it the current state.
-  private func install(_ box: SubscriptionBox) {
-    let installed = core.withLock { core in
-      guard !box.isCancelled else { return false }
-      for earlier in core.subscriptions where earlier.id == box.id {
-        earlier.cancel()
-      }
-      core.subscriptions.removeAll { $0.id == box.id }
-      core.subscriptions.append(box)
-      return true
-    }
-    if installed {
-      notify([box])
-    }
   }
 
   /// Notifies `subscriptions` in order of the state in the cell, then drops those whose
