@@ -28,7 +28,9 @@ import Synchronization
 /// reducer in the other order than they were recorded in (see <doc:Recording>).
 ///
 /// A failure to write does not stop the store: the action is passed on, the failure is kept in
-/// ``firstFailure`` and counted in ``failureCount``.
+/// ``firstFailure`` and counted in ``failureCount``. A line the failed write left in part (the
+/// disk filled up midway, say) is cut off again, so the file ends on a whole line and the
+/// actions recorded after the failure replay.
 public final class ActionRecorder: Sendable {
   private struct Output {
     var file: POSIXFile?

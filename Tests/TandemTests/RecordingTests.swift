@@ -14,6 +14,13 @@ import Testing
   import Foundation
 #endif
 
+/// `RLIMIT_FSIZE` as `getrlimit` and `setrlimit` take it.
+#if canImport(Glibc)
+  private let fileSizeLimit = __rlimit_resource_t(RLIMIT_FSIZE.rawValue)
+#else
+  private let fileSizeLimit = RLIMIT_FSIZE
+#endif
+
 private struct Shelf: Equatable, Sendable {
   var books: [String] = []
 }
@@ -271,6 +278,39 @@ struct RecordingTests {
     #expect(throws: ActionReplayError.cannotRead(path: path, call: "open", errno: ENOENT)) {
       try ActionReplay(registry: shelfRegistry).actions(inFile: path)
     }
+  }
+
+  @Test("a line written in part is cut off again, so the actions recorded after it replay")
+  func partialWrite() async throws {
+    // In a child process: the file size limit set here would fail other tests' writes.
+    let result = try await #require(
+      processExitsWith: .success, observing: [\.standardOutputContent]
+    ) {
+      let file = TemporaryFile()
+      let recorder = try ActionRecorder(path: file.path, registry: shelfRegistry)
+      try recorder.record(Shelve(title: "a"))
+      // Let the file grow by 5 bytes: the next line's `write` takes 5 bytes, the retry fails.
+      signal(SIGXFSZ, SIG_IGN)
+      var limit = rlimit()
+      getrlimit(fileSizeLimit, &limit)
+      let original = limit
+      limit.rlim_cur = rlim_t(file.contents().utf8.count + 5)
+      setrlimit(fileSizeLimit, &limit)
+      let failure = Result { () throws(ActionRecorderError) in
+        try recorder.record(Shelve(title: "b"))
+      }
+      limit = original
+      setrlimit(fileSizeLimit, &limit)
+      try recorder.record(Shelve(title: "c"))
+      let replayed = Result { () throws(ActionReplayError) in
+        try ActionReplay(registry: shelfRegistry).actions(inFile: file.path)
+          .map { ($0.action as! Shelve).title }
+      }
+      print("failed with EFBIG:", failure == .failure(.cannotWrite(path: file.path, errno: EFBIG)))
+      print("replayed:", replayed)
+    }
+    let output = String(decoding: result.standardOutputContent, as: UTF8.self)
+    #expect(output == "failed with EFBIG: true\nreplayed: success([\"a\", \"c\"])\n")
   }
 
   @Test("actions dispatched from many tasks are all recorded as whole lines")

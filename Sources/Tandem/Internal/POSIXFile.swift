@@ -67,6 +67,9 @@ final class POSIXFile: @unchecked Sendable {
   }
 
   /// Writes all of `bytes` (one `write` call unless the kernel takes fewer bytes).
+  ///
+  /// When a `write` fails after part of `bytes` was written, the file is cut back to where
+  /// `bytes` began, so it gains all of them or none (as long as nothing else appends to it).
   func write(_ bytes: [UInt8]) throws(SystemCallError) {
     precondition(descriptor >= 0, "Tandem: write to a closed file")
     var offset = 0
@@ -77,10 +80,21 @@ final class POSIXFile: @unchecked Sendable {
       if written < 0 {
         let code = errno
         if code == EINTR { continue }
+        if offset > 0 { removeLast(offset) }
         throw SystemCallError(call: "write", errno: code)
       }
       offset += written
     }
+  }
+
+  /// Cuts the last `count` bytes written off the end of the file. Best effort: it runs while a
+  /// failed write is being reported, and that failure is the one to report.
+  private func removeLast(_ count: Int) {
+    // With O_APPEND the offset is just past the bytes written last.
+    guard let end = try? retryingOnInterrupt("lseek", { lseek(descriptor, 0, SEEK_CUR) }),
+      end >= count
+    else { return }
+    _ = try? retryingOnInterrupt("ftruncate") { ftruncate(descriptor, end - off_t(count)) }
   }
 
   /// Closes the descriptor; later calls do nothing.
