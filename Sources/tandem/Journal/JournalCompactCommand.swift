@@ -1,12 +1,6 @@
 import CommandLineKit
 import TandemSync
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// `tandem journal compact --db PATH [--window N] [--reclaim]`: removes what recovery and
 /// catch-up no longer need and checkpoints the log. Takes the leader lock, so it refuses to run
 /// while a leader has the journal open.
@@ -23,7 +17,8 @@ let journalCompactCommand = Command(
     let window = try arguments.integer("window", default: 100_000)
     let reclaim = arguments.flag("reclaim")
     try arguments.finish()
-    guard access(path, F_OK) == 0 else { throw JournalError.notFound(path: path) }
+    // Only a journal that exists: opened for writing, a missing or empty file would become one.
+    try Journal(readingAt: path).close()
     let journal = try Journal(
       path: path,
       configuration: .init(durability: .full, catchUpWindow: UInt64(window)))
