@@ -7,9 +7,11 @@ extension JSONPatch {
   /// operation fails, the operations before it are undone from a log of their inverses and the
   /// error names the failing operation; `document` is then exactly as it was.
   ///
-  /// - Parameter maximumDepth: an operation that would make the document nest deeper than this
-  ///   fails with ``JSONPatchError/Reason/tooDeep(limit:)``, which keeps documents within what
-  ///   the parser accepts and what recursive code (equality, deinitialization) handles safely.
+  /// - Parameters:
+  ///   - document: the JSON to change, in place.
+  ///   - maximumDepth: an operation that would make the document nest deeper than this fails
+  ///     with ``JSONPatchError/Reason/tooDeep(limit:)``, which keeps documents within what the
+  ///     parser accepts and what recursive code (equality, deinitialization) handles safely.
   /// - Throws: ``JSONPatchError`` with the index of the failing operation and its pointer.
   public func apply(
     to document: inout JSONValue, maximumDepth: Int = JSONParser.defaultMaximumDepth
