@@ -14,7 +14,8 @@ public struct CommandHelp: Sendable {
 
       Joins the leader as a follower and prints each delta as it arrives (a line per action it
       applies, then its operations), until interrupted (Ctrl-C) or --count deltas were printed.
-      A jump in sequence (the follower resynced from a snapshot) is shown as a resync line.
+      A jump in sequence (a resync from a snapshot, or deltas applied as the watch began) is
+      shown as a line of its own.
 
       Options:
       \(LeaderConnection.help)

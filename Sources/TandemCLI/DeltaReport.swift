@@ -89,7 +89,8 @@ public struct DeltaReport: Sendable {
     return resync(epoch: epoch, from: last.sequence, to: delta.firstSequence - 1)
   }
 
-  /// The line that marks a resync: the replica jumped from `old` to `new` without deltas.
+  /// The line that marks a jump: the replica went from `old` to `new` without the deltas between
+  /// reaching the watch (a resync from a snapshot, or deltas applied as the watch began).
   public func resync(epoch: Epoch, from old: UInt64, to new: UInt64) -> String {
     if json {
       return JSONValue.object(
@@ -99,7 +100,8 @@ public struct DeltaReport: Sendable {
         ])
       ).canonicalText
     }
-    return "-- resynced from a snapshot: sequence \(old) -> \(new) (epoch \(epoch))"
+    return "-- jumped from sequence \(old) to \(new) (epoch \(epoch)) without showing the deltas "
+      + "between: a resync from a snapshot, or deltas applied as the watch began"
   }
 
   private func touchesPath(_ operation: PatchOperation) -> Bool {

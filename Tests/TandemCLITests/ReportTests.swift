@@ -98,7 +98,7 @@ struct ReportTests {
   }
 
   @Test func aResyncIsMarked() {
-    #expect(DeltaReport().resync(epoch: epoch, from: 3, to: 90).contains("sequence 3 -> 90"))
+    #expect(DeltaReport().resync(epoch: epoch, from: 3, to: 90).contains("from sequence 3 to 90"))
     #expect(
       DeltaReport(json: true).resync(epoch: epoch, from: 3, to: 90)
         == #"{"epoch":"0000000000000abc","event":"resync","from":3,"sequence":90}"#)
