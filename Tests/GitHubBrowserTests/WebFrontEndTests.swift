@@ -84,6 +84,30 @@ import Testing
     await service.stop([follower])
   }
 
+  @Test func aSessionWhosePageLeftWithoutSayingSoIsEnded() async throws {
+    let service = try await ServiceHarness()
+    let follower = try await service.follower()
+    // Keep-alive comments every 100 ms notice the closed stream; the grace is 200 ms.
+    let web = try WebFrontEnd(
+      follower: follower, leader: service.leader.controlEndpoint,
+      server: HTTPServer.Configuration(keepAliveInterval: .milliseconds(100)),
+      sessionGrace: .milliseconds(200))
+    let navigate =
+      #"{"tag":"github.navigate","payload":{"session":"gone","route":{"screen":{"bookmarks":{}}}}}"#
+    #expect(
+      try await HTTPTestClient.request(
+        port: web.port, method: "POST", path: "/api/actions", body: navigate
+      ).status == 200)
+    var stream: HTTPTestClient? = try HTTPTestClient(port: web.port)
+    try stream?.send(method: "GET", path: "/api/events?session=gone")
+    _ = try await onThread { [stream] in try stream?.nextEvent(named: "view") }
+    #expect(service.leader.store.state.sessions["gone"] != nil)
+    stream = nil  // closes the connection, with no beacon
+    #expect(await eventually(.seconds(20)) { service.leader.store.state.sessions["gone"] == nil })
+    web.stop()
+    await service.stop([follower])
+  }
+
   @Test func eventStreamOfOneFrontEndShowsABookmarkAddedThroughAnother() async throws {
     let service = try await ServiceHarness()
     let (a, followerA) = try await frontEnd(service)

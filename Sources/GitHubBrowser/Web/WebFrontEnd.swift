@@ -32,22 +32,27 @@ public final class WebFrontEnd: Sendable {
   /// How long `POST /api/actions` waits for the replica to show an action.
   public let actionTimeout: Duration
   private let server: Mutex<HTTPServer?>
-  let hub = EventHub()
+  let hub: EventHub
+  private let sweeper: SessionSweeper
   private let monitor: ConnectionMonitor
   private let feed: Task<Void, Never>
   /// The bound base URL, such as `http://127.0.0.1:8080`.
   public let url: String
 
   /// Starts serving `follower`'s state; `leader` is its control endpoint (for the connection
-  /// check, see ``BrowserView/Connection``).
+  /// check, see ``BrowserView/Connection``). A session that has had no event stream here for
+  /// `sessionGrace` (its page went away without the `pagehide` beacon) is ended.
   public init(
     follower: Follower<BrowserState>, leader: String,
     server configuration: HTTPServer.Configuration = HTTPServer.Configuration(),
-    actionTimeout: Duration = .seconds(10)
+    actionTimeout: Duration = .seconds(10), sessionGrace: Duration = .seconds(60)
   ) throws(HTTPServerError) {
     self.follower = follower
     self.actionTimeout = actionTimeout
-    let hub = hub
+    let sweeper = SessionSweeper(follower: follower, grace: sessionGrace)
+    self.sweeper = sweeper
+    let hub = EventHub { session, hub in sweeper.lastStreamEnded(of: session, on: hub) }
+    self.hub = hub
     monitor = ConnectionMonitor(follower: follower, leader: leader) { connection in
       hub.update(connection: connection)
     }
@@ -73,6 +78,7 @@ public final class WebFrontEnd: Sendable {
     feed.cancel()
     monitor.stop()
     hub.finishAll()
+    sweeper.cancelAll()
     let server = self.server.withLock { server in
       defer { server = nil }
       return server

@@ -18,12 +18,25 @@ final class EventHub: Sendable {
     var state = BrowserState()
     var connection = BrowserView.Connection.live
     var eventNumber = 0
+    var finishing = false
   }
 
   private let hub = Mutex(Hub())
+  /// Called with a session whose last stream here ended, unless the hub was finishing.
+  private let lastStreamEnded: @Sendable (_ session: String, _ hub: EventHub) -> Void
+
+  /// A hub that tells `lastStreamEnded` when a session has no stream left.
+  init(lastStreamEnded: @escaping @Sendable (_ session: String, _ hub: EventHub) -> Void) {
+    self.lastStreamEnded = lastStreamEnded
+  }
 
   /// How many event streams are open.
   var count: Int { hub.withLock { $0.clients.count } }
+
+  /// Whether a stream of `session` is open.
+  func hasStream(of session: String) -> Bool {
+    hub.withLock { $0.clients.values.contains { $0.session == session } }
+  }
 
   /// The view of `session` now.
   func view(of session: String) -> BrowserView {
@@ -38,7 +51,12 @@ final class EventHub: Sendable {
       return hub.nextID
     }
     stream.onTermination { [weak self] in
-      self?.hub.withLock { _ = $0.clients.removeValue(forKey: id) }
+      guard let self else { return }
+      let ended = hub.withLock { hub -> String? in
+        guard let client = hub.clients.removeValue(forKey: id), !hub.finishing else { return nil }
+        return hub.clients.values.contains { $0.session == client.session } ? nil : client.session
+      }
+      if let ended { lastStreamEnded(ended, self) }
     }
     publish()
   }
@@ -57,7 +75,10 @@ final class EventHub: Sendable {
 
   /// Ends every stream.
   func finishAll() {
-    let streams = hub.withLock { $0.clients.values.map(\.stream) }
+    let streams = hub.withLock { hub in
+      hub.finishing = true
+      return hub.clients.values.map(\.stream)
+    }
     for stream in streams { stream.finish() }
   }
 
