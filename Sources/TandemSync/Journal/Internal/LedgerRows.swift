@@ -25,9 +25,7 @@ extension SQLiteStatement {
     var entry = ClientLedger.Entry(
       lastNumber: uint64(at: 1), lastSequence: uint64(at: 2), lastActive: uint64(at: 3))
     guard let rejections = Self.rejections(from: blob(at: 4)) else {
-      throw SQLiteError(
-        code: 11, message: "the rejections of client \(client) are not a list of rejections",
-        call: "reading the ledger")
+      throw .corruptJournal("the rejections of client \(client) are not a list of rejections")
     }
     entry.rejections = rejections
     return (client, entry)
