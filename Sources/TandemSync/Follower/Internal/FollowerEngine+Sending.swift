@@ -19,15 +19,11 @@ extension FollowerEngine {
     }
     for action in actions {
       let request: ControlRequest = quietly ? .dispatchQuietly(action) : .dispatch(action)
-      do {
-        if try dealer.send(parts: request.frames, wait: .nonBlocking) { continue }
-        counters.sendsDeferred += 1
-      } catch {
-        log.error("cannot send action \(action.number): \(error)")
+      guard queue(request, on: dealer) else {
+        outbox.withLock { $0.unsend(from: action.number) }
+        retryFlushSoon()
+        return
       }
-      outbox.withLock { $0.unsend(from: action.number) }
-      retryFlushSoon()
-      return
     }
   }
 
@@ -58,7 +54,8 @@ extension FollowerEngine {
   static var flushRetryDelay: Duration { .milliseconds(10) }
 
   /// Queues `request` on the control socket; false when its queue is full. A request the
-  /// socket refuses for another reason is logged and dropped.
+  /// socket refuses for another reason is logged and dropped (an action among them is sent
+  /// again when it goes unanswered).
   private func queue(_ request: ControlRequest, on dealer: Socket) -> Bool {
     do {
       if try dealer.send(parts: request.frames, wait: .nonBlocking) { return true }
