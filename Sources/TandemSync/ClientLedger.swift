@@ -77,7 +77,7 @@ public struct ClientLedger: Sendable, Equatable, Codable {
 
   /// Records that `number` of `client` took effect at `sequence`.
   public mutating func recordApplied(client: String, number: UInt64, sequence: UInt64) {
-    entries[client, default: Entry(lastNumber: 0, lastSequence: 0, lastActive: 0)].applied(
+    entries[client, default: .unused].applied(
       number, at: sequence)
   }
 
@@ -86,7 +86,7 @@ public struct ClientLedger: Sendable, Equatable, Codable {
   public mutating func recordRejected(
     client: String, number: UInt64, now: UInt64, rejection: Rejection
   ) {
-    entries[client, default: Entry(lastNumber: 0, lastSequence: 0, lastActive: 0)].rejected(
+    entries[client, default: .unused].rejected(
       number, now: now, rejection: rejection)
   }
 
@@ -98,7 +98,7 @@ public struct ClientLedger: Sendable, Equatable, Codable {
     client: String, before: Entry?, after: Entry, undone: [UInt64], rejection: Rejection,
     now: UInt64
   ) {
-    var entry = before ?? Entry(lastNumber: 0, lastSequence: 0, lastActive: 0)
+    var entry = before ?? .unused
     entry.rejections = after.rejections
     for number in undone { entry.rejected(number, now: now, rejection: rejection) }
     entry.lastNumber = after.lastNumber
@@ -119,6 +119,9 @@ public struct ClientLedger: Sendable, Equatable, Codable {
 }
 
 extension ClientLedger.Entry {
+  /// The entry of a client the ledger has not seen: no number used yet.
+  fileprivate static var unused: Self { Self(lastNumber: 0, lastSequence: 0, lastActive: 0) }
+
   fileprivate mutating func applied(_ number: UInt64, at sequence: UInt64) {
     lastNumber = number
     lastSequence = sequence
