@@ -8,7 +8,7 @@ import TandemSync
 final class SessionSweeper: Sendable {
   private let follower: Follower<BrowserState>
   private let grace: Duration
-  /// The pending checks, by session.
+  /// The pending checks, by session; each removes itself when it ends.
   private let checks = Mutex<[String: Task<Void, Never>]>([:])
 
   init(follower: Follower<BrowserState>, grace: Duration) {
@@ -19,16 +19,17 @@ final class SessionSweeper: Sendable {
   /// The last stream of `session` on `hub` ended: ends the session after the grace unless a
   /// stream of it is open again by then.
   func lastStreamEnded(of session: String, on hub: EventHub) {
-    let check = Task { [follower, grace] in
-      try? await Task.sleep(for: grace)
-      guard !Task.isCancelled, !hub.hasStream(of: session),
-        follower.store.state.sessions[session] != nil
-      else { return }
-      _ = try? follower.send(EndSession(session: session))
-    }
     checks.withLock { checks in
       checks[session]?.cancel()
-      checks[session] = check
+      checks[session] = Task { [self] in
+        try? await Task.sleep(for: grace)
+        // A cancelled check was replaced by a newer one, or the front end stopped.
+        guard !Task.isCancelled else { return }
+        self.checks.withLock { _ = $0.removeValue(forKey: session) }
+        guard !hub.hasStream(of: session), follower.store.state.sessions[session] != nil
+        else { return }
+        _ = try? follower.send(EndSession(session: session))
+      }
     }
   }
 
