@@ -19,7 +19,7 @@ extension ActionRegistry {
   /// can compare theirs before exchanging actions and refuse to work together when they differ.
   /// It changes when a tag is added, removed or renamed, when a registered type is renamed or
   /// moved to another module, and when a type's coding keys or their value types change, as far
-  /// as a probe of the types' `init(from:)` can see them (see <doc:ActionRegistry>).
+  /// as a probe of the types' `init(from:)` can see them (see <doc:TaggingActions>).
   public var fingerprint: String {
     SHA256.hexDigest(Array(schemaDescription.utf8))
   }

@@ -1,5 +1,5 @@
 /// An `AsyncSequence` of a store's states, or of a value selected from them: what
-/// ``Store/states`` and ``Store/values(_:)`` return.
+/// ``Store/states-ros0`` and ``Store/values(_:)-1zvy9`` return (with their `Equatable` forms).
 ///
 /// ```swift
 /// for await counter in store.values(\.counter) {
