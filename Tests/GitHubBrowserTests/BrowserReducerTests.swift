@@ -32,10 +32,37 @@ import Testing
       state.loads.map(\.target) == [
         .repositories(octo, page: 1), .repository(owner: "octo-org", name: "x"),
       ])
-    #expect(state.sessions["s1"]?.screen == .repository(owner: "octo-org", name: "x"))
-    #expect(state.sessions["s2"] == route)
+    #expect(state.sessions["s1"]?.route.screen == .repository(owner: "octo-org", name: "x"))
+    #expect(state.sessions["s2"]?.route == route)
     reduce(&state, .endSession("s2"))
     #expect(state.sessions["s2"] == nil)
+  }
+
+  @Test func aNewSessionBeyondTheMaximumEndsTheLeastRecentlyActiveOne() {
+    let route = Route(screen: .bookmarks)
+    let fill: [BrowserAction] = (0..<BrowserState.maximumSessions).map {
+      .navigate(session: "s\($0)", route: route)
+    }
+    // s0 navigates again, so s1 and s2 are the least recently active when two new ones come.
+    let more: [BrowserAction] = [
+      .navigate(session: "s0", route: Route(screen: .repositories(octo))),
+      .navigate(session: "new-1", route: route), .navigate(session: "new-2", route: route),
+    ]
+    var state = BrowserState()
+    for action in fill { browserReducer(&state, action) }
+    #expect(state.sessions.count == BrowserState.maximumSessions)
+    for action in more { browserReducer(&state, action) }
+    #expect(state.sessions.count == BrowserState.maximumSessions)
+    #expect(state.sessions["s0"]?.route.screen == .repositories(octo))
+    #expect(state.sessions["s1"] == nil)
+    #expect(state.sessions["s2"] == nil)
+    #expect(state.sessions["s3"] != nil)
+    #expect(state.sessions["new-2"]?.lastNavigation == state.navigations)
+
+    // The same actions give the same state, as when the leader replays its journal.
+    var replayed = BrowserState()
+    for action in fill + more { browserReducer(&replayed, action) }
+    #expect(replayed == state)
   }
 
   @Test func firstClaimWinsAndOthersAreRefused() {

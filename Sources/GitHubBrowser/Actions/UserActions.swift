@@ -35,6 +35,7 @@ public struct RemoveBookmark: BrowserActionConvertible, Sendable {
 }
 
 /// Moves a browser client to a route, requesting what the screen lacks; tag `github.navigate`.
+/// A new session beyond ``BrowserState/maximumSessions`` ends the least recently active one.
 public struct Navigate: BrowserActionConvertible, Sendable {
   /// The browser client's session id.
   public var session: String

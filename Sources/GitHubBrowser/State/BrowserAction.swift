@@ -18,7 +18,8 @@ public enum BrowserAction: Codable, Equatable, Sendable {
   case addBookmark(Bookmark)
   /// Removes a shared bookmark.
   case removeBookmark(Bookmark)
-  /// Moves a browser client to a route; a screen whose data is missing requests its load.
+  /// Moves a browser client to a route; a screen whose data is missing requests its load. A
+  /// new session beyond ``BrowserState/maximumSessions`` ends the least recently active one.
   case navigate(session: String, route: Route)
   /// Forgets a browser client's route.
   case endSession(String)

@@ -30,7 +30,7 @@ public func browserReducer(_ state: inout BrowserState, _ action: BrowserAction)
     let key = bookmark.fullName.lowercased()
     state.bookmarks.removeAll { $0.fullName.lowercased() == key }
   case .navigate(let session, let route):
-    state.sessions[session] = route
+    state.navigate(session: session, to: route)
     state.requestMissingData(for: route.screen)
   case .endSession(let session):
     state.sessions[session] = nil

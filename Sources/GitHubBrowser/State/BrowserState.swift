@@ -13,8 +13,11 @@ public struct BrowserState: Codable, Equatable, Sendable {
   public var repositories: [String: RepositoryDetail] = [:]
   /// The bookmarks, in the order they were added.
   public var bookmarks: [Bookmark] = []
-  /// Each browser client's route, by client session id.
-  public var sessions: [String: Route] = [:]
+  /// Each browser client's session (its route), by client session id; at most
+  /// ``maximumSessions``.
+  public var sessions: [String: BrowserSession] = [:]
+  /// How many navigations were applied; numbers ``BrowserSession/lastNavigation``.
+  public var navigations = 0
   /// Requested loads in the order requested, claimed or waiting for a worker.
   public var loads: [LoadRequest] = []
   /// The id the next requested load gets.

@@ -37,7 +37,7 @@ public struct BrowserView: Codable, Equatable, Sendable {
     self.connection = connection
     identity = state.identity
     rateLimit = state.rateLimit
-    route = state.sessions[session]
+    route = state.sessions[session]?.route
     bookmarks = state.bookmarks
     pendingLoads = state.loads.count
     sessions = state.sessions.count
