@@ -15,6 +15,11 @@ import Testing
 
   static let bookmark = #"{"tag":"github.bookmark.add","payload":{"owner":"ada","name":"atlas"}}"#
 
+  /// The body of a `github.navigate` of `session` to the bookmarks.
+  static func navigate(_ session: String) -> String {
+    #"{"tag":"github.navigate","payload":{"session":"\#(session)","route":{"screen":{"bookmarks":{}}}}}"#
+  }
+
   @Test func postedActionIsAppliedAndAnsweredWithItsSequence() async throws {
     let service = try await ServiceHarness()
     let (web, follower) = try await frontEnd(service)
@@ -67,10 +72,8 @@ import Testing
   @Test func eachSessionHasItsOwnRoute() async throws {
     let service = try await ServiceHarness()
     let (web, follower) = try await frontEnd(service)
-    let navigate =
-      #"{"tag":"github.navigate","payload":{"session":"s1","route":{"screen":{"bookmarks":{}}}}}"#
     let answer = try await HTTPTestClient.request(
-      port: web.port, method: "POST", path: "/api/actions", body: navigate)
+      port: web.port, method: "POST", path: "/api/actions", body: Self.navigate("s1"))
     #expect(answer.status == 200)
     let first = try await HTTPTestClient.request(port: web.port, path: "/api/view?session=s1")
     let second = try await HTTPTestClient.request(port: web.port, path: "/api/view?session=s2")
@@ -92,11 +95,9 @@ import Testing
       follower: follower, leader: service.leader.controlEndpoint,
       server: HTTPServer.Configuration(keepAliveInterval: .milliseconds(100)),
       sessionGrace: .milliseconds(200))
-    let navigate =
-      #"{"tag":"github.navigate","payload":{"session":"gone","route":{"screen":{"bookmarks":{}}}}}"#
     #expect(
       try await HTTPTestClient.request(
-        port: web.port, method: "POST", path: "/api/actions", body: navigate
+        port: web.port, method: "POST", path: "/api/actions", body: Self.navigate("gone")
       ).status == 200)
     var stream: HTTPTestClient? = try HTTPTestClient(port: web.port)
     try stream?.send(method: "GET", path: "/api/events?session=gone")
@@ -104,6 +105,31 @@ import Testing
     #expect(service.leader.store.state.sessions["gone"] != nil)
     stream = nil  // closes the connection, with no beacon
     #expect(await eventually(.seconds(20)) { service.leader.store.state.sessions["gone"] == nil })
+    web.stop()
+    await service.stop([follower])
+  }
+
+  @Test func aSessionOnlyPostedToIsEndedButOneWithAnEventStreamIsKept() async throws {
+    let service = try await ServiceHarness()
+    let follower = try await service.follower()
+    let web = try WebFrontEnd(
+      follower: follower, leader: service.leader.controlEndpoint,
+      sessionGrace: .milliseconds(200))
+    let stream = try HTTPTestClient(port: web.port)
+    try stream.send(method: "GET", path: "/api/events?session=tab")
+    _ = try await onThread { try stream.nextEvent(named: "view") }
+    // "tab" navigates with its stream open, then a script navigates "script" with none (each is
+    // applied: answered 200).
+    for session in ["tab", "script"] {
+      #expect(
+        try await HTTPTestClient.request(
+          port: web.port, method: "POST", path: "/api/actions", body: Self.navigate(session)
+        ).status == 200)
+    }
+    #expect(await eventually(.seconds(20)) { service.leader.store.state.sessions["script"] == nil })
+    // "tab" navigated first, so a grace of its would have run out first: its stream keeps it.
+    #expect(service.leader.store.state.sessions["tab"] != nil)
+    withExtendedLifetime(stream) {}
     web.stop()
     await service.stop([follower])
   }

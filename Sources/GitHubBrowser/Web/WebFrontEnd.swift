@@ -41,7 +41,11 @@ public final class WebFrontEnd: Sendable {
 
   /// Starts serving `follower`'s state; `leader` is its control endpoint (for the connection
   /// check, see ``BrowserView/Connection``). A session that has had no event stream here for
-  /// `sessionGrace` (its page went away without the `pagehide` beacon) is ended.
+  /// `sessionGrace` is ended: one whose page went away without the `pagehide` beacon, counted
+  /// from its last stream's end, and one a client navigated through `POST /api/actions` without
+  /// opening a stream (a script), counted from that navigation. A session's requests must
+  /// therefore reach one front end (a page's do: it talks to the origin it came from); the
+  /// state's bound, ``BrowserState/maximumSessions``, holds whatever the front ends do.
   public init(
     follower: Follower<BrowserState>, leader: String,
     server configuration: HTTPServer.Configuration = HTTPServer.Configuration(),
@@ -51,7 +55,7 @@ public final class WebFrontEnd: Sendable {
     self.actionTimeout = actionTimeout
     let sweeper = SessionSweeper(follower: follower, grace: sessionGrace)
     self.sweeper = sweeper
-    let hub = EventHub { session, hub in sweeper.lastStreamEnded(of: session, on: hub) }
+    let hub = EventHub { session, hub in sweeper.scheduleCheck(of: session, on: hub) }
     self.hub = hub
     monitor = ConnectionMonitor(follower: follower, leader: leader) { connection in
       hub.update(connection: connection)
@@ -59,7 +63,9 @@ public final class WebFrontEnd: Sendable {
     feed = Task { [follower] in
       for await state in follower.store.states { hub.update(state: state) }
     }
-    let router = WebRoutes(follower: follower, hub: hub, actionTimeout: actionTimeout).router()
+    let router = WebRoutes(
+      follower: follower, hub: hub, sweeper: sweeper, actionTimeout: actionTimeout
+    ).router()
     let server = try HTTPServer(configuration: configuration, router: router)
     self.server = Mutex(server)
     url = server.url
@@ -78,7 +84,7 @@ public final class WebFrontEnd: Sendable {
     feed.cancel()
     monitor.stop()
     hub.finishAll()
-    sweeper.cancelAll()
+    sweeper.stop()
     let server = self.server.withLock { server in
       defer { server = nil }
       return server

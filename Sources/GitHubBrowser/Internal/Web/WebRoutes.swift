@@ -8,6 +8,7 @@ import TandemSync
 struct WebRoutes: Sendable {
   let follower: Follower<BrowserState>
   let hub: EventHub
+  let sweeper: SessionSweeper
   let actionTimeout: Duration
 
   func router() -> Router {
@@ -42,7 +43,8 @@ struct WebRoutes: Sendable {
     return router
   }
 
-  /// Decodes, forwards and awaits one action; every failure becomes a 4xx or 5xx answer.
+  /// Decodes, forwards and awaits one action; every failure becomes a 4xx or 5xx answer. A
+  /// ``Navigate`` of a session with no event stream here schedules the sweeper's check of it.
   func forward(_ request: HTTPRequest) async -> HTTPResponse {
     let action: any Action
     do {
@@ -56,7 +58,13 @@ struct WebRoutes: Sendable {
     } catch {
       return Self.problem(503, error.description)
     }
-    switch await Self.outcome(of: receipt, within: actionTimeout) {
+    let outcome = await Self.outcome(of: receipt, within: actionTimeout)
+    // A session navigated without an event stream here (a script) is swept as a page that left;
+    // the grace starts once the replica shows the navigation (or the wait for it ended).
+    if let navigate = action as? Navigate, !hub.hasStream(of: navigate.session) {
+      sweeper.scheduleCheck(of: navigate.session, on: hub)
+    }
+    switch outcome {
     case .success(let sequence)?:
       return Self.json(["sequence": sequence])
     case .failure(.rejected(let rejection))?:
