@@ -6,6 +6,7 @@ import TandemSync
 /// back-off; turns the follower's errors into exit statuses.
 func joinLeader(_ leader: String) throws -> Follower<BrowserState> {
   var configuration = FollowerConfiguration(leader: leader)
+  configuration.schemaVersion = browserSchemaVersion
   configuration.reconnectDelay = .milliseconds(100)
   configuration.maximumReconnectDelay = .seconds(1)
   do {

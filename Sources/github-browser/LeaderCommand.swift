@@ -38,6 +38,7 @@ let leaderCommand = Command(
       configuration.journal.durability = durability
     }
     try arguments.finish()
+    configuration.schemaVersion = browserSchemaVersion
     configuration.validate = { action, _ in validateBrowserAction(action) }
 
     let store = Store<BrowserState>(reducer: browserStoreReducer, state: BrowserState())

@@ -13,6 +13,7 @@ final class ServiceHarness: Sendable {
     fixture = try FixtureAPI()
     var configuration = LeaderConfiguration()
     configuration.heartbeatInterval = .milliseconds(100)
+    configuration.schemaVersion = browserSchemaVersion
     configuration.validate = { action, _ in validateBrowserAction(action) }
     leader = try await Leader(
       store: Store<BrowserState>(reducer: browserStoreReducer, state: BrowserState()),
@@ -22,6 +23,7 @@ final class ServiceHarness: Sendable {
   /// A new follower of the leader.
   func follower() async throws -> Follower<BrowserState> {
     var configuration = FollowerConfiguration(leader: leader.controlEndpoint)
+    configuration.schemaVersion = browserSchemaVersion
     configuration.reconnectDelay = .milliseconds(50)
     configuration.maximumReconnectDelay = .milliseconds(500)
     return try await Follower<BrowserState>(configuration: configuration, registry: browserRegistry)

@@ -26,6 +26,15 @@ public let browserRegistry = ActionRegistry()
   .registering(ReleaseLoad.self, tag: "github.load.release")
   .registering(CompleteLoad.self, tag: "github.load.complete")
 
+/// The schema version of the browser's leader and followers
+/// (``LeaderConfiguration/schemaVersion``, ``FollowerConfiguration/schemaVersion``). The schema
+/// fingerprint covers the shapes of the actions in ``browserRegistry`` but only the name of
+/// ``BrowserState``, so this changes whenever the state's encoding does, and processes built
+/// before and after such a change refuse each other instead of failing to decode the state.
+///
+/// Version 2: ``BrowserState/sessions`` holds ``BrowserSession`` values.
+public let browserSchemaVersion = "2"
+
 /// The tags a web front end forwards from browsers; the others belong to workers.
 public let browserUserTags: Set<String> = [
   "github.bookmark.add", "github.bookmark.remove", "github.navigate", "github.session.end",
@@ -40,6 +49,7 @@ public let browserUserTags: Set<String> = [
 ///
 /// ```swift
 /// var configuration = LeaderConfiguration()
+/// configuration.schemaVersion = browserSchemaVersion
 /// configuration.validate = { action, _ in validateBrowserAction(action) }
 /// ```
 public func validateBrowserAction(_ action: any Action) -> Rejection? {

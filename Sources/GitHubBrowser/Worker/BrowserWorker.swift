@@ -15,8 +15,10 @@ import TandemSync
 /// worker's next claim takes the load over.
 ///
 /// ```swift
+/// var configuration = FollowerConfiguration(leader: endpoint)
+/// configuration.schemaVersion = browserSchemaVersion
 /// let follower = try await Follower<BrowserState>(
-///   configuration: FollowerConfiguration(leader: endpoint), registry: browserRegistry)
+///   configuration: configuration, registry: browserRegistry)
 /// let worker = BrowserWorker(
 ///   follower: follower, client: GitHubClient(configuration: .init(token: token)),
 ///   configuration: .init(workerID: "worker-1"))
