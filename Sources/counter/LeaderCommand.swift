@@ -59,15 +59,8 @@ let leaderCommand = Command(
       leader = try blockingAsync { [configuration] in
         try await Leader(store: store, registry: counterRegistry, configuration: configuration)
       }
-    } catch let error as JournalError {
-      throw CommandFailure(.unavailable, "cannot open the journal: \(error)")
-    } catch let error as LeaderError {
-      throw CommandFailure(.unavailable, "cannot start the leader: \(error)")
     } catch {
-      throw CommandFailure(
-        .unavailable,
-        "cannot start the leader on \(configuration.control) and \(configuration.updates): "
-          + "\(error). Is another process using the port?")
+      throw CommandFailure(.unavailable, "cannot start the leader: \(error)")
     }
     writeOut(leader.controlEndpoint + "\n")
     let signal = TerminationSignals.wait()

@@ -48,10 +48,7 @@ let leaderCommand = Command(
         try await Leader(store: store, registry: browserRegistry, configuration: configuration)
       }
     } catch {
-      throw CommandFailure(
-        .unavailable,
-        "cannot start the leader on \(configuration.control) and \(configuration.updates): "
-          + "\(error). Is another process using the port?")
+      throw CommandFailure(.unavailable, "cannot start the leader: \(error)")
     }
     print(leader.controlEndpoint)
     flushStandardOutput()

@@ -47,8 +47,8 @@ public final class Leader<State: Codable & Sendable>: Sendable {
   ///
   /// - Throws: ``Journal``'s ``JournalError`` when the journal cannot be opened (held by
   ///   another leader, corrupt, from an incompatible version: its message says what to do),
-  ///   ``LeaderError`` when the journal's history does not replay or an endpoint is invalid,
-  ///   and ZeroMQ's errors when binding fails.
+  ///   ``LeaderError`` when the journal's history does not replay, an endpoint is invalid or a
+  ///   socket cannot bind.
   public init(
     store: Store<State>, registry: ActionRegistry,
     configuration: LeaderConfiguration = LeaderConfiguration()

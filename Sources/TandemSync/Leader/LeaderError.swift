@@ -3,6 +3,9 @@ public enum LeaderError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The configured endpoint is not a ZeroMQ endpoint (`tcp://host:port`, `ipc://path`,
   /// `inproc://name`).
   case invalidEndpoint(String)
+  /// A socket could not bind its endpoint: another process holds the port, the address is not
+  /// this host's, or the `ipc` path cannot be made. `reason` is ZeroMQ's.
+  case cannotBind(endpoint: String, reason: String)
   /// The journal's history does not rebuild a state: the snapshot or a delta is damaged, or the
   /// state type changed incompatibly since it was written.
   case unreplayableJournal(path: String, sequence: UInt64, reason: String)
@@ -11,6 +14,8 @@ public enum LeaderError: Error, Sendable, Equatable, CustomStringConvertible {
     switch self {
     case .invalidEndpoint(let text):
       "'\(text)' is not an endpoint: use tcp://HOST:PORT (PORT may be *), ipc://PATH or inproc://NAME"
+    case .cannotBind(let endpoint, let reason):
+      "cannot bind \(endpoint): \(reason)"
     case .unreplayableJournal(let path, let sequence, let reason):
       "the journal \(path) does not replay at sequence \(sequence): \(reason). The leader will "
         + "not start over existing history: check it with 'tandem journal verify --db \(path)', "

@@ -62,7 +62,7 @@ final class LeaderEngine<State: Codable & Sendable> {
     try updates.set(.xpubVerbose, true)
     try updates.set(.sendHighWaterMark, configuration.updatesHighWaterMark)
     try updates.set(.linger, .zero)
-    try updates.bind(Endpoint(validating: configuration.updates))
+    try updates.bind(configuration.updates)
     let boundUpdates = try updates.lastEndpoint
     updatesEndpoint = configuration.advertisedUpdates ?? boundUpdates.description
 
@@ -73,7 +73,7 @@ final class LeaderEngine<State: Codable & Sendable> {
     try control.set(.routerHandover, true)
     try control.set(.maxMessageSize, Int64(configuration.maxMessageSize))
     try control.set(.linger, .zero)
-    try control.bind(Endpoint(validating: configuration.control))
+    try control.bind(configuration.control)
     controlEndpoint = (try control.lastEndpoint).description
 
     scope.register(updates) { [unowned self] _ in self.subscriptionsArrived() }
@@ -319,10 +319,14 @@ final class LeaderEngine<State: Codable & Sendable> {
   }
 }
 
-extension Endpoint {
-  /// The endpoint `text` names, or a typed error saying it is not an endpoint.
-  init(validating text: String) throws(LeaderError) {
+extension Socket {
+  /// Binds the endpoint `text` names; a typed error when it is not an endpoint or the bind fails.
+  fileprivate func bind(_ text: String) throws(LeaderError) {
     guard let endpoint = Endpoint(parsing: text) else { throw LeaderError.invalidEndpoint(text) }
-    self = endpoint
+    do {
+      try bind(endpoint)
+    } catch {
+      throw LeaderError.cannotBind(endpoint: text, reason: error.message)
+    }
   }
 }
