@@ -31,6 +31,13 @@ import Synchronization
 /// through a pipe only when the queue goes from empty to non-empty; each wake-up runs the whole
 /// queue, in order. ``shutdown()`` runs what is already queued, closes every socket the loop
 /// owns and ends the thread.
+///
+/// Releasing the last reference to a running loop shuts it down too. Released on another
+/// thread, the loop is stopped and joined before the release returns, as ``syncShutdown()``
+/// does; released inside a job on its own thread (a task that prefers the loop as its
+/// executor drops it, say), it begins the shutdown and its thread ends on its own once that
+/// job is done, never joined from itself. ``beginShutdown(after:)`` stops a loop without
+/// waiting for it, from any thread.
 public final class IOLoop: Sendable {
   let core: LoopCore
   private let thread: Mutex<LoopThread?>
@@ -99,6 +106,33 @@ public final class IOLoop: Sendable {
     await core.waitUntilFinished()
     // The loop thread has finished its work; joining waits only for it to return.
     thread.withLock { $0.take() }?.join()
+  }
+
+  /// Begins stopping the loop and returns at once, on any thread, the loop's own included:
+  /// `last` runs after the work already queued, then the loop closes every socket it owns and
+  /// its thread ends. Returns `false` (and drops `last`) when the loop is already shutting down.
+  ///
+  /// This is the shutdown for an owner's `deinit`, which can neither await ``shutdown()`` nor
+  /// block in ``syncShutdown()`` (the loop may be waiting for the releasing thread, or be that
+  /// thread). The loop holds itself until `last` has run, so its last reference usually goes
+  /// on its own thread, which lets the thread end without being joined.
+  ///
+  /// ```swift
+  /// deinit {
+  ///   let engine = self.engine
+  ///   loop.beginShutdown { _ in engine.value.stop() }
+  /// }
+  /// ```
+  @discardableResult
+  public func beginShutdown(
+    after last: @escaping @Sendable (LoopScope) -> Void = { _ in }
+  ) -> Bool {
+    let queued = core.enqueue { scope in
+      last(scope)
+      withExtendedLifetime(self) {}
+    }
+    if queued { _ = core.beginShutdown() }
+    return queued
   }
 
   /// Stops the loop like ``shutdown()``, blocking the calling thread until it has ended.
