@@ -21,6 +21,12 @@ import Tandem
 ///
 /// Subscribers of a replica are notified on the follower's I/O thread; a slow subscriber delays
 /// the replica (ZeroMQ then drops deltas at the high-water mark and the follower repairs the gap).
+///
+/// ``stop()`` stops following and returns once the I/O thread has ended. Releasing the last
+/// reference to a running follower stops it too, without waiting, from any thread (its own I/O
+/// thread included: a subscriber or a task on ``executor`` may release it): unresolved receipts
+/// fail with ``FollowerError/stopped`` and the thread and its sockets go shortly after. A
+/// ``store`` kept after that holds the last state and drops what is dispatched to it.
 public final class Follower<State: Codable & Sendable>: Sendable {
   /// The replica store.
   public var store: Store<State> { core.store }
@@ -47,8 +53,10 @@ public final class Follower<State: Codable & Sendable>: Sendable {
     self.core = core
     self.registry = registry
     let log = Logger(label: "follower[\(configuration.clientID)]")
-    core.store.setDispatchInterceptor { [registry] (action: any Action) -> Bool in
+    // The store holds the core weakly: a store the caller keeps must not keep the follower.
+    core.store.setDispatchInterceptor { [registry, weak core] (action: any Action) -> Bool in
       do {
+        guard let core else { throw FollowerError.stopped }
         let encoded = try ActionPayload.encode(action, registry: registry)
         _ = try core.forward(tag: encoded.tag, payload: encoded.payload)
       } catch {
@@ -99,8 +107,8 @@ public final class Follower<State: Codable & Sendable>: Sendable {
     try await core.forceReconnect()
   }
 
-  /// Stops following; unresolved receipts fail with ``FollowerError/stopped``. The store keeps
-  /// the last state.
+  /// Stops following and returns once the I/O thread has ended; unresolved receipts fail with
+  /// ``FollowerError/stopped``. The store keeps the last state.
   public func stop() async {
     await core.stop()
   }

@@ -9,6 +9,9 @@ import Tandem
 /// print(follower.store.state.canonicalText)
 /// let sequence = try await follower.send(tag: "counter.increment", payload: [:]).applied()
 /// ```
+///
+/// Like a ``Follower``, it stops when ``stop()`` is called or, without waiting, when the last
+/// reference to it is released.
 public final class JSONFollower: Sendable {
   /// The replica store, holding the leader's state as JSON.
   public var store: Store<JSONValue> { core.store }
@@ -55,7 +58,7 @@ public final class JSONFollower: Sendable {
     try await core.statistics()
   }
 
-  /// Stops following; the store keeps the last state.
+  /// Stops following and returns once the I/O thread has ended; the store keeps the last state.
   public func stop() async {
     await core.stop()
   }

@@ -62,6 +62,15 @@ final class FollowerCore<Model: ReplicaModel>: Sendable {
     self.engine = engine
   }
 
+  /// A follower released without ``stop()`` stops the same way, without waiting for it: this
+  /// may run on any thread, the loop's own included (a subscriber or a task on the follower's
+  /// executor released it), or on a thread the loop is waiting for (a delta waits for the
+  /// replica store's notification round that released it), so it neither joins nor blocks.
+  deinit {
+    let engine = self.engine
+    loop.beginShutdown { _ in engine.value.stop() }
+  }
+
   /// Queues an encoded action for the leader and wakes the loop to send it.
   func forward(tag: String, payload: Frame) throws(FollowerError) -> Receipt {
     guard payload.count <= configuration.maxActionSize else {

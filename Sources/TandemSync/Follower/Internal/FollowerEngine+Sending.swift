@@ -72,7 +72,8 @@ extension FollowerEngine {
   private func retryFlushSoon() {
     guard !flushRetryScheduled else { return }
     flushRetryScheduled = true
-    scope.schedule(after: Self.flushRetryDelay) { [unowned self] in
+    scope.schedule(after: Self.flushRetryDelay) { [weak self] in
+      guard let self else { return }
       flushRetryScheduled = false
       flushOutbox()
     }

@@ -51,7 +51,10 @@ final class FollowerEngine<Model: ReplicaModel> {
     self.log = Logger(label: "follower[\(configuration.clientID)]")
     self.sync = ReplicaSync(silenceLimit: configuration.silenceLimit, now: .now)
     self.nextDelay = configuration.reconnectDelay
-    scope.schedule(every: configuration.silenceLimit / 4) { [unowned self] in self.tick() }
+    // The loop's handlers and timers hold the engine weakly: a follower released without
+    // `stop()` lets its engine go on the loop thread after stopping it, and the loop's last
+    // turn may still fire a timer then.
+    scope.schedule(every: configuration.silenceLimit / 4) { [weak self] in self?.tick() }
   }
 
   /// Connects the control socket and says hello; the updates socket follows the `WELCOME`.
@@ -69,7 +72,7 @@ final class FollowerEngine<Model: ReplicaModel> {
         return
       }
       try dealer.connect(endpoint)
-      scope.register(dealer) { [unowned self] _ in self.repliesArrived() }
+      scope.register(dealer) { [weak self] _ in self?.repliesArrived() }
       self.dealer = dealer
     } catch {
       log.error("cannot connect to \(configuration.leader): \(error)")
@@ -92,7 +95,7 @@ final class FollowerEngine<Model: ReplicaModel> {
       try subscriber.set(.receiveHighWaterMark, configuration.updatesHighWaterMark)
       try subscriber.subscribe(to: "")
       try subscriber.connect(endpoint)
-      scope.register(subscriber) { [unowned self] _ in self.updatesArrived() }
+      scope.register(subscriber) { [weak self] _ in self?.updatesArrived() }
       self.subscriber = subscriber
     } catch {
       reconnect(because: "cannot subscribe to \(address): \(error)")
@@ -143,7 +146,7 @@ final class FollowerEngine<Model: ReplicaModel> {
   private func scheduleReconnect() {
     let delay = nextDelay
     nextDelay = min(nextDelay * 2, configuration.maximumReconnectDelay)
-    scope.schedule(after: delay) { [unowned self] in self.connect() }
+    scope.schedule(after: delay) { [weak self] in self?.connect() }
   }
 
   private func closeSockets() {
