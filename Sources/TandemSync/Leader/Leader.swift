@@ -23,6 +23,11 @@ import ZeroMQ
 ///
 /// Create the leader before anything dispatches to the store from other threads: actions applied
 /// before it exists are part of its initial state, not deltas.
+///
+/// ``stop()`` stops the leader and returns once its I/O thread has ended. Releasing the last
+/// reference to a running leader stops it the same way, without waiting, from any thread (its
+/// own I/O thread included: a subscriber notified of a follower's action may release it). Its
+/// journal closes shortly after, so call ``stop()`` before opening the journal again.
 public final class Leader<State: Codable & Sendable>: Sendable {
   /// The authoritative store.
   public let store: Store<State>
@@ -92,6 +97,14 @@ public final class Leader<State: Codable & Sendable>: Sendable {
     Logger(label: "leader").info(
       "epoch \(start.epoch) at sequence \(start.sequence), control \(controlEndpoint), "
         + "updates \(updatesEndpoint)")
+  }
+
+  /// A leader released without ``stop()`` stops the same way, without waiting for it: this
+  /// may run on any thread, the leader's I/O thread included (a subscriber of the store
+  /// notified of a follower's action released it).
+  deinit {
+    let engine = self.engine
+    loop.beginShutdown { _ in engine.value.stop() }
   }
 
   /// The sequence of the newest applied action.
