@@ -45,6 +45,19 @@ func alterJournal(_ path: String, _ sql: String) throws {
   try connection.execute(sql)
 }
 
+/// Turns the closed journal at `path` into the version 1 format: the same tables, without the
+/// ledgers' rejections.
+func downgradeToVersion1(_ path: String) throws {
+  try alterJournal(
+    path,
+    """
+    ALTER TABLE ledger DROP COLUMN rejections;
+    ALTER TABLE snapshot_ledger DROP COLUMN rejections;
+    PRAGMA user_version = 1;
+    UPDATE meta SET value = 1 WHERE key = 'version';
+    """)
+}
+
 /// The ledger entries `ledger` changed for `client`, as a batch passes them to `append`.
 func ledgerChange(_ ledger: ClientLedger, _ clients: String...) -> [String: ClientLedger.Entry] {
   var changes: [String: ClientLedger.Entry] = [:]

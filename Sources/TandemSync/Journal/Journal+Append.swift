@@ -25,14 +25,15 @@ extension Journal {
   /// - Precondition: no delta has an empty patch (a patch is a JSON array, never empty bytes).
   /// - Throws: ``JournalError/sequenceMismatch(expected:got:)`` (checked before anything is
   ///   written), ``JournalError/noBaseSnapshot(path:)`` before the first snapshot, or
-  ///   ``JournalError/sqlite(path:_:)`` when the commit fails (disk full, I/O error...).
+  ///   ``JournalError/sqlite(path:_:)`` when the commit fails (disk full, I/O error...); as the
+  ///   session's first write, what ``recover()`` throws for a history it refuses.
   @discardableResult
   public func append(
     _ deltas: [Delta], ledger: [String: ClientLedger.Entry] = [:], forgetting: [String] = []
   ) throws(JournalError) -> Commit {
     let policy = configuration.snapshotPolicy
     return try withSession { (session) throws(JournalError) -> Commit in
-      session.requireWritable()
+      try session.prepareToWrite()
       guard session.snapshotSequence != nil else { throw .noBaseSnapshot(path: session.path) }
       var expected = session.lastSequence + 1
       for delta in deltas {

@@ -35,7 +35,7 @@ extension Journal {
     let window = configuration.catchUpWindow
     let chunk: Int64 = 50_000
     return try withSession { (session) throws(JournalError) -> Compaction in
-      session.requireWritable()
+      try session.prepareToWrite()
       guard let snapshot = session.snapshotSequence else {
         return Compaction(
           deltasRemoved: 0, snapshotsRemoved: 0,
@@ -94,7 +94,7 @@ extension Journal {
   @discardableResult
   public func checkpoint(truncate: Bool = true) throws(JournalError) -> Bool {
     try withSession { (session) throws(JournalError) -> Bool in
-      session.requireWritable()
+      try session.prepareToWrite()
       return try session.sqlite { () throws(SQLiteError) -> Bool in
         try session.checkpoint(truncate: truncate)
       }
@@ -106,7 +106,7 @@ extension Journal {
   @discardableResult
   public func reclaimSpace() throws(JournalError) -> Int {
     try withSession { (session) throws(JournalError) -> Int in
-      session.requireWritable()
+      try session.prepareToWrite()
       let before = fileSize(session.path)
       try session.sqlite { () throws(SQLiteError) in
         try session.connection.execute("PRAGMA incremental_vacuum")

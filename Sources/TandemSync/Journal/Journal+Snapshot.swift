@@ -17,12 +17,13 @@ extension Journal {
   ///
   /// - Throws: ``JournalError/sequenceMismatch(expected:got:)`` unless `sequence` is
   ///   ``lastSequence``; ``JournalError/sqlite(path:_:)`` when the commit fails (nothing is
-  ///   stored then).
+  ///   stored then); as the session's first write, what ``recover()`` throws for a history it
+  ///   refuses.
   public func writeSnapshot(
     sequence: UInt64, document: [UInt8], ledger: ClientLedger
   ) throws(JournalError) {
     try withSession { (session) throws(JournalError) in
-      session.requireWritable()
+      try session.prepareToWrite()
       guard sequence == session.lastSequence else {
         throw .sequenceMismatch(expected: session.lastSequence, got: sequence)
       }

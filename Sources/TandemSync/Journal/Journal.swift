@@ -36,10 +36,17 @@ public final class Journal: Sendable {
   /// Opens the journal at `path` for a leader, creating it when no file (or an empty one) is
   /// there, and takes the one-leader lock (`<path>-lock`).
   ///
+  /// The open checks the file's format and writes nothing to an existing journal. The leader
+  /// session starts with ``recover()``, or with the first write if that comes first: in one
+  /// transaction, it checks the history as ``recover()`` does and marks the session open in the
+  /// file, so a journal whose history does not validate is refused and left as it was. (A
+  /// version 1 journal starts at the open, which upgrades it in that transaction.)
+  ///
   /// - Precondition: `configuration.durability` is not ``Durability/off``, which keeps no file.
   /// - Throws: ``JournalError/locked(path:holder:)`` when another leader has it;
   ///   ``JournalError/notAJournal(path:detail:)``, ``JournalError/incompatibleVersion(path:found:supported:)``
-  ///   or ``JournalError/corrupt(path:detail:)`` for a file it will not use.
+  ///   or ``JournalError/corrupt(path:detail:)`` for a file it will not use; for a version 1
+  ///   journal, also what ``recover()`` throws.
   public init(path: String, configuration: Configuration = Configuration()) throws(JournalError) {
     self.path = path
     self.configuration = configuration
@@ -69,7 +76,8 @@ public final class Journal: Sendable {
     }
   }
 
-  /// The history's epoch, persisted in the file.
+  /// The history's epoch: the one stored in the file, or one this open minted (see
+  /// ``EpochContinuity``), which is stored when the leader session starts.
   public var epoch: Epoch {
     withSession { $0.epoch }
   }
@@ -83,7 +91,7 @@ public final class Journal: Sendable {
   @discardableResult
   public func startNewEpoch() throws(JournalError) -> Epoch {
     try withSession { (session) throws(JournalError) -> Epoch in
-      session.requireWritable()
+      try session.prepareToWrite()
       let epoch = Epoch.random()
       try session.sqlite { () throws(SQLiteError) in
         try session.connection.transaction { () throws(SQLiteError) in
@@ -106,13 +114,5 @@ public final class Journal: Sendable {
       }
       return try body(session)
     }
-  }
-}
-
-extension JournalSession {
-  /// Traps when the session is read-only: writing through ``Journal/init(readingAt:)`` is a
-  /// programmer error.
-  func requireWritable() {
-    precondition(lock != nil, "Journal \(path) was opened for reading; it cannot be written")
   }
 }

@@ -6,7 +6,9 @@
 
 extension JournalSession {
   /// Opens (or creates) the journal at `path` for a leader: takes the lock, checks or creates
-  /// the format, applies the durability settings and decides the epoch.
+  /// the format, applies the durability settings and decides the epoch. It writes nothing to an
+  /// existing journal: the session record waits for ``startIfNeeded()``, which checks the
+  /// history first (a version 1 journal starts here, to be upgraded in that transaction).
   static func openForWriting(
     path: String, configuration: Journal.Configuration
   ) throws(JournalError) -> JournalSession {
@@ -22,7 +24,8 @@ extension JournalSession {
     } catch {
       throw JournalError(path: path, error)
     }
-    let created = try prepareFormat(connection, path: path, existing: existing)
+    let format = try prepareFormat(connection, path: path, existing: existing)
+    let session: JournalSession
     do throws(SQLiteError) {
       let mode = try connection.text("PRAGMA journal_mode = WAL")
       guard mode == "wal" else {
@@ -32,24 +35,23 @@ extension JournalSession {
       }
       try connection.execute(
         """
-        PRAGMA synchronous = FULL;
+        PRAGMA synchronous = \(durability.synchronousPragma);
         PRAGMA wal_autocheckpoint = \(configuration.checkpointPages);
         PRAGMA journal_size_limit = \(configuration.walSizeLimit);
         """)
       if let limit = configuration.maximumFileBytes { try connection.limitFileSize(to: limit) }
-    } catch {
-      throw JournalError(path: path, error)
-    }
-    let (epoch, continuity) = try startSession(
-      connection, path: path, durability: durability, created: created)
-    do throws(SQLiteError) {
-      try connection.execute("PRAGMA synchronous = \(durability.synchronousPragma)")
-      return try JournalSession(
+      session = try JournalSession(
         path: path, connection: connection, lock: lock, durability: durability.durability,
-        epoch: epoch, epochContinuity: continuity)
+        epoch: Epoch(rawValue: 0), epochContinuity: .continued)
     } catch {
       throw JournalError(path: path, error)
     }
+    let boot = currentBootIdentity() ?? "unknown"
+    try session.decideEpoch(created: format.created, boot: boot)
+    session.pendingStart = PendingStart(
+      durability: durability, boot: boot, upgradesFromVersion1: format == .version1)
+    if format == .version1 { _ = try session.startIfNeeded() }
+    return session
   }
 
   /// Opens the journal at `path` read-only, without the leader lock (a leader may be running).
@@ -100,11 +102,26 @@ extension JournalSession {
     return true
   }
 
+  /// What ``prepareFormat(_:path:existing:)`` found in the file.
+  private enum FoundFormat: Equatable {
+    /// A journal it created, of this epoch.
+    case created(Epoch)
+    /// A journal of this build's format.
+    case current
+    /// A version 1 journal, to upgrade when the session starts.
+    case version1
+
+    var created: Epoch? {
+      guard case .created(let epoch) = self else { return nil }
+      return epoch
+    }
+  }
+
   /// Checks an existing journal's format, or creates a journal in a new file in one
-  /// transaction; returns the epoch of the journal it created, nil for an existing one.
+  /// transaction.
   private static func prepareFormat(
     _ connection: SQLiteConnection, path: String, existing: Bool
-  ) throws(JournalError) -> Epoch? {
+  ) throws(JournalError) -> FoundFormat {
     do {
       if existing {
         let applicationID = try connection.integer("PRAGMA application_id") ?? 0
@@ -113,12 +130,11 @@ extension JournalSession {
           if applicationID == JournalSchema.applicationID,
             try connection.integer("PRAGMA user_version") == 1
           {
-            try connection.transaction { () throws(SQLiteError) in
-              try connection.execute(JournalSchema.upgradeFromVersion1)
-            }
+            try validate(connection, path: path, version: 1)
+            return .version1
           }
           try validate(connection, path: path)
-          return nil
+          return .current
         }
       }
       let epoch = Epoch.random()
@@ -126,7 +142,7 @@ extension JournalSession {
       try connection.transaction { () throws(SQLiteError) in
         try connection.execute(JournalSchema.create(epoch: epoch))
       }
-      return epoch
+      return .created(epoch)
     } catch let error as JournalError {
       throw error
     } catch let error as SQLiteError {
@@ -136,8 +152,11 @@ extension JournalSession {
     }
   }
 
-  /// Throws unless the database is a journal of this build's format with every table present.
-  private static func validate(_ connection: SQLiteConnection, path: String) throws {
+  /// Throws unless the database is a journal of format `version` (by default this build's) with
+  /// every table present.
+  private static func validate(
+    _ connection: SQLiteConnection, path: String, version expected: Int64 = JournalSchema.version
+  ) throws {
     let applicationID = try connection.integer("PRAGMA application_id") ?? 0
     guard applicationID == JournalSchema.applicationID else {
       throw JournalError.notAJournal(
@@ -145,7 +164,7 @@ extension JournalSession {
         detail: "an SQLite database with application id \(applicationID), not a Tandem journal")
     }
     let version = try connection.integer("PRAGMA user_version") ?? 0
-    guard version == JournalSchema.version else {
+    guard version == expected else {
       throw JournalError.incompatibleVersion(
         path: path, found: version, supported: JournalSchema.version)
     }
@@ -162,65 +181,46 @@ extension JournalSession {
     guard let recorded else {
       throw JournalError.corrupt(path: path, detail: "the meta table holds no format version")
     }
-    guard recorded == JournalSchema.version else {
+    guard recorded == expected else {
       throw JournalError.incompatibleVersion(
         path: path, found: recorded, supported: JournalSchema.version)
     }
   }
 
-  /// Reads the epoch (`created`'s for a journal just created) and marks the session open,
-  /// synced whatever the durability.
-  ///
-  /// The epoch is renewed when the last session ran with `normal` durability, did not close
-  /// the journal, and the machine has restarted since: its last commits may be lost.
-  private static func startSession(
-    _ connection: SQLiteConnection, path: String, durability: FileDurability, created: Epoch?
-  ) throws(JournalError) -> (Epoch, EpochContinuity) {
-    let probe: JournalSession
-    do throws(SQLiteError) {
-      probe = try JournalSession(
-        path: path, connection: connection, lock: nil, durability: nil, epoch: Epoch(rawValue: 0),
-        epochContinuity: .continued)
-    } catch {
-      throw JournalError(path: path, error)
+  /// Sets the epoch: `created`'s for a journal just created, else the stored one, renewed when
+  /// the last session ran with `normal` durability, did not close the journal, and the machine
+  /// has restarted since (`boot` differs): its last commits may be lost. Writes nothing; the
+  /// epoch is stored when the session starts.
+  private func decideEpoch(created: Epoch?, boot: String) throws(JournalError) {
+    if let created {
+      epoch = created
+      epochContinuity = .minted(reason: "the journal is new")
+      return
     }
-    return try probe.sqlite { () throws(SQLiteError) -> (Epoch, EpochContinuity) in
-      let boot = currentBootIdentity() ?? "unknown"
-      var continuity = EpochContinuity.continued
-      var epoch: Epoch
-      if let created {
-        epoch = created
-        continuity = .minted(reason: "the journal is new")
-      } else if let stored = try probe.metaInteger(JournalSchema.epochKey) {
-        epoch = Epoch(rawValue: UInt64(bitPattern: stored))
-        let wasOpen = try probe.metaInteger(JournalSchema.sessionOpenKey) == 1
-        let lastDurability = try probe.metaText(JournalSchema.sessionDurabilityKey)
-        let lastBoot = try probe.metaText(JournalSchema.sessionBootKey)
-        if wasOpen && lastDurability == Durability.normal.rawValue
-          && (lastBoot != boot || boot == "unknown")
-        {
-          epoch = Epoch.random()
-          continuity = .minted(
-            reason: "the machine restarted after a leader with normal durability stopped "
-              + "without closing the journal: its last commits may be lost")
-        }
-      } else {
+    try sqlite { () throws(SQLiteError) in
+      guard let stored = try metaInteger(JournalSchema.epochKey) else {
         throw SQLiteError(code: 11, message: "the meta table holds no epoch", call: "open")
       }
-      try connection.transaction { () throws(SQLiteError) in
-        try probe.setMeta(JournalSchema.formatKey, JournalSchema.formatValue)
-        try probe.setMeta(JournalSchema.epochKey, Int64(bitPattern: epoch.rawValue))
-        try probe.setMeta(JournalSchema.sessionOpenKey, 1)
-        try probe.setMeta(JournalSchema.sessionDurabilityKey, durability.durability.rawValue)
-        try probe.setMeta(JournalSchema.sessionBootKey, boot)
+      epoch = Epoch(rawValue: UInt64(bitPattern: stored))
+      epochContinuity = .continued
+      let wasOpen = try metaInteger(JournalSchema.sessionOpenKey) == 1
+      let lastDurability = try metaText(JournalSchema.sessionDurabilityKey)
+      let lastBoot = try metaText(JournalSchema.sessionBootKey)
+      if wasOpen && lastDurability == Durability.normal.rawValue
+        && (lastBoot != boot || boot == "unknown")
+      {
+        epoch = Epoch.random()
+        epochContinuity = .minted(
+          reason: "the machine restarted after a leader with normal durability stopped "
+            + "without closing the journal: its last commits may be lost")
       }
-      return (epoch, continuity)
     }
   }
 
-  /// Marks the session closed cleanly and checkpoints the log into the database file.
+  /// Marks the session closed cleanly and checkpoints the log into the database file; does
+  /// nothing when the session never started (nothing was written).
   func closeCleanly() {
-    guard lock != nil else { return }
+    guard lock != nil, pendingStart == nil else { return }
     _ = try? connection.execute("PRAGMA synchronous = FULL")
     _ = try? connection.transaction { () throws(SQLiteError) in
       try setMeta(JournalSchema.sessionOpenKey, 0)

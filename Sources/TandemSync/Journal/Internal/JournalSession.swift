@@ -13,6 +13,9 @@ final class JournalSession {
   var epoch: Epoch
   /// How the epoch came to be at this open.
   var epochContinuity: EpochContinuity
+  /// What the leader session writes when it starts; nil once it has started, and for a
+  /// read-only session.
+  var pendingStart: PendingStart?
   /// The sequence of the newest delta or snapshot (0 for an empty journal).
   var lastSequence: UInt64
   /// The sequence of the latest snapshot, if any.

@@ -131,13 +131,30 @@ final class SQLiteConnection {
   func transaction<R>(
     _ begin: Begin = .immediate, _ body: () throws(SQLiteError) -> R
   ) throws(SQLiteError) -> R {
-    try statement(begin.rawValue).run { (begin: SQLiteStatement) throws(SQLiteError) in
-      _ = try begin.step()
+    try transaction(begin, failing: { $0 }, body)
+  }
+
+  /// ``transaction(_:_:)`` for a body that throws errors of its own type: `failure` turns a
+  /// failing begin or commit into one.
+  func transaction<R, E: Error>(
+    _ begin: Begin = .immediate, failing failure: (SQLiteError) -> E,
+    _ body: () throws(E) -> R
+  ) throws(E) -> R {
+    do throws(SQLiteError) {
+      try statement(begin.rawValue).run { (begin: SQLiteStatement) throws(SQLiteError) in
+        _ = try begin.step()
+      }
+    } catch {
+      throw failure(error)
     }
-    do {
+    do throws(E) {
       let result = try body()
-      try statement("COMMIT").run { (commit: SQLiteStatement) throws(SQLiteError) in
-        _ = try commit.step()
+      do throws(SQLiteError) {
+        try statement("COMMIT").run { (commit: SQLiteStatement) throws(SQLiteError) in
+          _ = try commit.step()
+        }
+      } catch {
+        throw failure(error)
       }
       return result
     } catch {
