@@ -33,8 +33,9 @@ public final class Journal: Sendable {
   public let isReadOnly: Bool
   private let session: Mutex<JournalSession?>
 
-  /// Opens the journal at `path` for a leader, creating it when no file (or an empty one) is
-  /// there, and takes the one-leader lock (`<path>-lock`).
+  /// Opens the journal at `path` for a leader, creating it when no file (or an empty, 0-byte
+  /// one) is there, and takes the one-leader lock (`<path>-lock`). Any other file that is not a
+  /// journal, an SQLite database without tables included, is refused.
   ///
   /// The open checks the file's format and writes nothing to an existing journal. The leader
   /// session starts with ``recover()``, or with the first write if that comes first: in one

@@ -16,7 +16,8 @@ extension JournalSession {
       preconditionFailure("Journal: durability .off keeps no journal; do not open one")
     }
     let lock = try JournalLock(journalPath: path)
-    let existing = try checkHeader(path: path)
+    // Refuses a file that is not an SQLite database before SQLite opens it.
+    _ = try checkHeader(path: path)
     let connection: SQLiteConnection
     do throws(SQLiteError) {
       connection = try SQLiteConnection(path: path, access: .readWriteCreate)
@@ -24,7 +25,7 @@ extension JournalSession {
     } catch {
       throw JournalError(path: path, error)
     }
-    let format = try prepareFormat(connection, path: path, existing: existing)
+    let format = try prepareFormat(connection, path: path)
     let session: JournalSession
     do throws(SQLiteError) {
       let mode = try connection.text("PRAGMA journal_mode = WAL")
@@ -102,7 +103,7 @@ extension JournalSession {
     return true
   }
 
-  /// What ``prepareFormat(_:path:existing:)`` found in the file.
+  /// What ``prepareFormat(_:path:)`` found in the file.
   private enum FoundFormat: Equatable {
     /// A journal it created, of this epoch.
     case created(Epoch)
@@ -117,25 +118,26 @@ extension JournalSession {
     }
   }
 
-  /// Checks an existing journal's format, or creates a journal in a new file in one
+  /// Checks an existing journal's format, or creates a journal in an empty database in one
   /// transaction.
+  ///
+  /// Empty means without a single page: a missing or 0-byte file, or one whose creation was
+  /// interrupted and which SQLite truncates back to nothing on this open (rolling back its hot
+  /// rollback journal). A database with pages is never taken for empty, even without a table:
+  /// it is some other program's file, refused as not a journal.
   private static func prepareFormat(
-    _ connection: SQLiteConnection, path: String, existing: Bool
+    _ connection: SQLiteConnection, path: String
   ) throws(JournalError) -> FoundFormat {
     do {
-      if existing {
-        let applicationID = try connection.integer("PRAGMA application_id") ?? 0
-        let tableCount = try connection.integer("SELECT count(*) FROM sqlite_schema") ?? 0
-        if applicationID != 0 || tableCount > 0 {
-          if applicationID == JournalSchema.applicationID,
-            try connection.integer("PRAGMA user_version") == 1
-          {
-            try validate(connection, path: path, version: 1)
-            return .version1
-          }
-          try validate(connection, path: path)
-          return .current
+      if try connection.integer("PRAGMA page_count") != 0 {
+        if try connection.integer("PRAGMA application_id") == JournalSchema.applicationID,
+          try connection.integer("PRAGMA user_version") == 1
+        {
+          try validate(connection, path: path, version: 1)
+          return .version1
         }
+        try validate(connection, path: path)
+        return .current
       }
       let epoch = Epoch.random()
       try connection.execute(JournalSchema.prepareEmpty)
@@ -159,9 +161,13 @@ extension JournalSession {
   ) throws {
     let applicationID = try connection.integer("PRAGMA application_id") ?? 0
     guard applicationID == JournalSchema.applicationID else {
+      let tableCount = try connection.integer("SELECT count(*) FROM sqlite_schema") ?? 0
       throw JournalError.notAJournal(
         path: path,
-        detail: "an SQLite database with application id \(applicationID), not a Tandem journal")
+        detail: tableCount == 0
+          ? "an SQLite database without tables; only a missing or empty (0-byte) file becomes "
+            + "a new journal"
+          : "an SQLite database with application id \(applicationID), not a Tandem journal")
     }
     let version = try connection.integer("PRAGMA user_version") ?? 0
     guard version == expected else {
