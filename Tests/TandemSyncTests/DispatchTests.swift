@@ -215,10 +215,12 @@ struct DispatchTests {
   }
 
   @Test func unansweredActionsAreResentAfterAReconnectAndAppliedOnce() async throws {
-    let path = "ipc:///tmp/tandem-test-\(FollowerConfiguration.randomClientID())"
+    let directory = try LeaderDirectory()
+    let control = directory.control
+    let updates = directory.updates
     let leader = try await makeLeader {
-      $0.control = path + "-control"
-      $0.updates = path + "-updates"
+      $0.control = control
+      $0.updates = updates
     }
     let follower = try await makeFollower(leader)
     var receipts: [Receipt] = []

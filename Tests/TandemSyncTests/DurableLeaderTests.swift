@@ -4,28 +4,10 @@ import Testing
 
 @testable import TandemSync
 
-/// A temporary directory for one test's journal, removed afterwards.
-struct JournalDirectory: ~Copyable {
-  let path: String
-
-  init() throws {
-    path = NSTemporaryDirectory() + "tandem-leader-\(FollowerConfiguration.randomClientID())"
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-  }
-
-  var journal: String { path + "/leader.journal" }
-  var control: String { "ipc://\(path)/control" }
-  var updates: String { "ipc://\(path)/updates" }
-
-  deinit {
-    try? FileManager.default.removeItem(atPath: path)
-  }
-}
-
 @Suite("A leader with a journal", .serialized)
 struct DurableLeaderTests {
   func makeDurableLeader(
-    _ directory: borrowing JournalDirectory,
+    _ directory: borrowing LeaderDirectory,
     configure: (inout LeaderConfiguration) -> Void = { _ in }
   ) async throws -> Leader<TestState> {
     let path = directory.journal
@@ -42,7 +24,7 @@ struct DurableLeaderTests {
   /// A leader whose journal may grow to 256 KiB only, never compacted: actions of 64 KiB soon
   /// fail to commit.
   func makeLeaderWithASmallJournal(
-    _ directory: borrowing JournalDirectory
+    _ directory: borrowing LeaderDirectory
   ) async throws -> Leader<TestState> {
     try await makeDurableLeader(directory) {
       $0.journal.maximumFileBytes = 256 << 10
@@ -55,7 +37,7 @@ struct DurableLeaderTests {
   func aRestartedLeaderRecoversItsStateSequenceEpochAndLedger(
     grouping: LeaderConfiguration.DeltaGrouping
   ) async throws {
-    let directory = try JournalDirectory()
+    let directory = try LeaderDirectory()
     let first = try await makeDurableLeader(directory) { $0.deltaGrouping = grouping }
     let follower = try await makeFollower(first) { $0.clientID = "steady" }
     for value in 0..<50 {
@@ -82,7 +64,7 @@ struct DurableLeaderTests {
   }
 
   @Test func aSecondLeaderOnTheSameJournalIsRefused() async throws {
-    let directory = try JournalDirectory()
+    let directory = try LeaderDirectory()
     let first = try await makeDurableLeader(directory)
     let path = directory.journal
     await #expect {
@@ -94,7 +76,7 @@ struct DurableLeaderTests {
   }
 
   @Test func aBatchThatCannotCommitIsUndoneRejectedAndNeverPublished() async throws {
-    let directory = try JournalDirectory()
+    let directory = try LeaderDirectory()
     let leader = try await makeLeaderWithASmallJournal(directory)
     let follower = try await makeFollower(leader)
     _ = try await follower.send(Increment()).applied()
@@ -133,7 +115,7 @@ struct DurableLeaderTests {
   }
 
   @Test func anActionThatFailedToCommitIsRejectedAgainWhenSentAgain() async throws {
-    let directory = try JournalDirectory()
+    let directory = try LeaderDirectory()
     let leader = try await makeLeaderWithASmallJournal(directory)
     let client = RawClient(endpoint: leader.controlEndpoint)
     defer { client.close() }
@@ -166,7 +148,7 @@ struct DurableLeaderTests {
   }
 
   @Test func aRestartedLeaderRejectsARejectedActionSentAgain() async throws {
-    let directory = try JournalDirectory()
+    let directory = try LeaderDirectory()
     func forbidden(_ leader: Leader<TestState>) throws -> ControlReply {
       let client = RawClient(endpoint: leader.controlEndpoint)
       defer { client.close() }
@@ -189,7 +171,7 @@ struct DurableLeaderTests {
   }
 
   @Test func catchUpBeyondTheBacklogIsServedFromTheJournal() async throws {
-    let directory = try JournalDirectory()
+    let directory = try LeaderDirectory()
     let leader = try await makeDurableLeader(directory) {
       $0.backlogCount = 5
       $0.updatesHighWaterMark = 10

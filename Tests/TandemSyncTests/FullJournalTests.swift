@@ -4,7 +4,7 @@ import Testing
 
 extension DurableLeaderTests {
   @Test func aLeaderWhoseJournalIsFullMakesRoomAndCommitsAgain() async throws {
-    let directory = try JournalDirectory()
+    let directory = try LeaderDirectory()
     // 256 KiB at most, no snapshot by the policy, and compaction keeping two sequences.
     let leader = try await makeDurableLeader(directory) {
       $0.journal.maximumFileBytes = 256 << 10

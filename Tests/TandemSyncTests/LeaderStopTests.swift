@@ -10,7 +10,7 @@ extension DurableLeaderTests {
   func anActionArrivingWhileTheLeaderStopsIsJournaledOrLeftUnanswered() async throws {
     // The window is the leader's own stop: a few rounds of a sender that never pauses.
     for _ in 0..<8 {
-      let directory = try JournalDirectory()
+      let directory = try LeaderDirectory()
       let leader = try await makeDurableLeader(directory)
       let sender = SenderThread(endpoint: leader.controlEndpoint)
       await eventually("the leader applied some of the sender's actions") {

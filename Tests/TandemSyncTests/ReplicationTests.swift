@@ -86,17 +86,19 @@ struct ReplicationTests {
   }
 
   @Test func aRestartedLeaderWithANewEpochForcesAResync() async throws {
-    let path = "ipc:///tmp/tandem-test-\(FollowerConfiguration.randomClientID())"
+    let directory = try LeaderDirectory()
+    let control = directory.control
+    let updates = directory.updates
     let first = try await makeLeader(state: TestState(counter: 500)) {
-      $0.control = path + "-control"
-      $0.updates = path + "-updates"
+      $0.control = control
+      $0.updates = updates
     }
     let follower = try await makeFollower(first)
     #expect(follower.store.state.counter == 500)
     await first.stop()
     let second = try await makeLeader(state: TestState(counter: 7)) {
-      $0.control = path + "-control"
-      $0.updates = path + "-updates"
+      $0.control = control
+      $0.updates = updates
     }
     #expect(second.epoch != first.epoch)
     await eventually("the follower takes the new leader's state") {
