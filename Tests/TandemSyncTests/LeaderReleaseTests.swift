@@ -11,7 +11,7 @@ import Testing
 extension DurableLeaderTests {
   @Test(.timeLimit(.minutes(1)))
   func aLeaderReleasedWithoutStopJournalsWhatItAppliedAndClosesItsJournal() async throws {
-    let directory = try JournalDirectory()
+    let directory = try LeaderDirectory()
     var leader: Leader<TestState>? = try await makeDurableLeader(directory)
     let store = try #require(leader).store
     store.dispatch(Increment())
