@@ -4,6 +4,10 @@ public struct Command: Sendable {
   public var summary: String
   public var usage: String
   public var run: @Sendable (_ arguments: [String]) throws -> Void
+  /// The subcommands, when this command is a group of its own (`tandem journal`): the group
+  /// that contains this command hands it the words after its name, help and all, and ends with
+  /// the status of the subcommand that ran.
+  public var subcommands: CommandGroup?
 
   public init(
     name: String, summary: String, usage: String,
@@ -13,6 +17,19 @@ public struct Command: Sendable {
     self.summary = summary
     self.usage = usage
     self.run = run
+  }
+
+  /// A command whose first word names one of `subcommands`: `tool files list --long` runs `list`
+  /// of the `files` group with `--long`. `--help` shows the group's help or the subcommand's, and
+  /// a usage error or a failure in a subcommand ends the process with that subcommand's status.
+  public init(name: String, summary: String, subcommands: CommandGroup) {
+    self.init(
+      name: name, summary: summary, usage: "<command> [options]",
+      run: { arguments in
+        let status = subcommands.run(arguments)
+        guard status == .success else { throw CommandFailure(status, "") }
+      })
+    self.subcommands = subcommands
   }
 
   /// Whether `arguments` ask for help instead of a run.
@@ -56,6 +73,9 @@ public struct CommandGroup: Sendable {
       return .usage
     }
     let rest = Array(arguments.dropFirst())
+    if let subcommands = command.subcommands {
+      return subcommands.run(rest)
+    }
     if Command.wantsHelp(rest) {
       print("\(command.summary)\n\nUsage: \(name) \(command.name) \(command.usage)")
       return .success

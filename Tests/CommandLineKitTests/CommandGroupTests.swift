@@ -53,3 +53,41 @@ struct CommandFailureTests {
     #expect(group.run(["refuse"]) == .dataError)
   }
 }
+
+@Suite("Nested command groups")
+struct NestedCommandGroupTests {
+  let tool = CommandGroup(
+    name: "tool", summary: "A tool.",
+    commands: [
+      Command(
+        name: "files", summary: "Subcommands about files",
+        subcommands: CommandGroup(
+          name: "tool files", summary: "Files.",
+          commands: [
+            Command(name: "ok", summary: "Succeeds", usage: "", run: { _ in }),
+            Command(
+              name: "misuse", summary: "Fails with a usage error", usage: "",
+              run: { _ in
+                throw UsageError("bad")
+              }),
+            Command(
+              name: "refuse", summary: "Refused", usage: "",
+              run: { _ in
+                throw CommandFailure(.dataError, "refused")
+              }),
+          ]))
+    ])
+
+  @Test func aSubcommandEndsWithItsOwnStatus() {
+    #expect(tool.run(["files", "ok"]) == .success)
+    #expect(tool.run(["files", "misuse"]) == .usage)
+    #expect(tool.run(["files", "refuse"]) == .dataError)
+    #expect(tool.run(["files", "nope"]) == .usage)
+    #expect(tool.run(["files"]) == .usage)
+  }
+
+  @Test func helpIsTheSubcommandsOwn() {
+    #expect(tool.run(["files", "--help"]) == .success)
+    #expect(tool.run(["files", "misuse", "--help"]) == .success)
+  }
+}

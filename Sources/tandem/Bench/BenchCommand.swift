@@ -19,16 +19,5 @@ let benchmarks = CommandGroup(
 let benchCommand = Command(
   name: "bench",
   summary: "Run a benchmark and print its figures",
-  usage: "<name> [--runs N]\n\nBenchmarks:\n"
-    + benchmarks.commands.map { "  \($0.name): \($0.summary)" }.joined(separator: "\n"),
-  run: { arguments in
-    let status = benchmarks.run(arguments)
-    guard status == .success else { throw BenchmarkFailed(status: status) }
-  }
+  subcommands: benchmarks
 )
-
-/// A benchmark subcommand ended with a non-zero status (its message is already printed).
-struct BenchmarkFailed: Error, CustomStringConvertible {
-  var status: ExitStatus
-  var description: String { "benchmark ended with status \(status.rawValue)" }
-}

@@ -10,25 +10,8 @@ let journalCommands = CommandGroup(
 let journalCommand = Command(
   name: "journal",
   summary: "Inspect, verify or compact a leader's journal",
-  usage: "<command> --db PATH [options]\n\n"
-    + journalCommands.commands.map { command in
-      "\(command.name): \(command.summary)\n  tandem journal \(command.name) \(command.usage)"
-    }.joined(separator: "\n\n"),
-  run: { arguments in
-    let status = journalCommands.run(arguments)
-    guard status == .success else { throw JournalCommandFailed(status: status) }
-  }
+  subcommands: journalCommands
 )
-
-/// A journal subcommand ended with a non-zero status (its message is already printed).
-struct JournalCommandFailed: Error, CustomStringConvertible {
-  var status: Int32
-  var description: String { "ended with status \(status)" }
-
-  init(status: ExitStatus) {
-    self.status = status.rawValue
-  }
-}
 
 /// A journal check found problems; the process exits with status 1.
 struct JournalProblems: Error, CustomStringConvertible {
