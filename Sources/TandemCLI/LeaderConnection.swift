@@ -39,15 +39,35 @@ public struct LeaderConnection: Sendable, Equatable {
         "missing --leader: give the leader's control endpoint (the line `counter leader` "
           + "prints first), e.g. --leader tcp://127.0.0.1:5600, or set TANDEM_LEADER")
     }
-    guard let endpoint = Endpoint(parsing: leader), !endpoint.address.isEmpty else {
-      throw UsageError(
-        "'\(leader)' is not an endpoint: use tcp://HOST:PORT, ipc://PATH or inproc://NAME")
-    }
-    if endpoint.transport == "tcp", endpoint.port == nil {
-      throw UsageError("'\(leader)' has no port: use tcp://HOST:PORT, e.g. tcp://127.0.0.1:5600")
-    }
+    try Self.validate(leader)
     let seconds = try arguments.integer("timeout", default: 5, in: 1...3600)
     self.init(leader: leader, timeout: .seconds(seconds))
+  }
+
+  /// Checks that `leader` is an endpoint another process can connect to: `ipc://PATH`, or
+  /// `tcp://HOST:PORT` with a host (not the `*` of a bind) and a port in 1...65535.
+  private static func validate(_ leader: String) throws(UsageError) {
+    guard let endpoint = Endpoint(parsing: leader), !endpoint.address.isEmpty,
+      ["tcp", "ipc"].contains(endpoint.transport)
+    else {
+      throw UsageError("'\(leader)' is not an endpoint: use tcp://HOST:PORT or ipc://PATH")
+    }
+    guard endpoint.transport == "tcp" else { return }
+    let address = endpoint.address
+    guard let colon = address.lastIndex(of: ":") else {
+      throw UsageError("'\(leader)' has no port: use tcp://HOST:PORT, e.g. tcp://127.0.0.1:5600")
+    }
+    let host = address[..<colon]
+    if host.isEmpty || host == "*" {
+      throw UsageError(
+        "'\(leader)' has a wildcard host, which is for binding: give the leader's host, "
+          + "e.g. tcp://127.0.0.1:5600")
+    }
+    guard let port = endpoint.port, port != 0 else {
+      throw UsageError(
+        "'\(leader)' has no valid port: use tcp://HOST:PORT with a port in 1...65535, "
+          + "e.g. tcp://127.0.0.1:5600")
+    }
   }
 
   private static func environmentLeader() -> String? {

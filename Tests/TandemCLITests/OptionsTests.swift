@@ -32,6 +32,27 @@ struct OptionsTests {
     }
   }
 
+  @Test func anEndpointAnotherProcessCannotConnectToIsAUsageError() {
+    // A wildcard or empty host is for binding, a port must be 1...65535, and inproc:// (or a
+    // multicast transport) cannot reach a leader in another process.
+    let cases = [
+      ("tcp://*:5600", "wildcard"), ("tcp://:5600", "wildcard"),
+      ("tcp://127.0.0.1:99999", "1...65535"), ("tcp://127.0.0.1:0", "1...65535"),
+      ("inproc://leader", "tcp://HOST:PORT or ipc://PATH"),
+      ("pgm://eth0;239.192.1.1:5555", "tcp://HOST:PORT or ipc://PATH"),
+    ]
+    for (endpoint, message) in cases {
+      #expect {
+        try ReadOptions(arguments: ["--leader", endpoint], environment: .some(nil))
+      } throws: { error in
+        error is UsageError && "\(error)".contains(message)
+      }
+    }
+    #expect(throws: Never.self) {
+      try ReadOptions(arguments: ["--leader", "tcp://[::1]:5600"], environment: .some(nil))
+    }
+  }
+
   @Test func pathJsonTimeoutAndCountAreRead() throws {
     let options = try ReadOptions(
       arguments: [
