@@ -59,11 +59,15 @@ public struct CommandGroup: Sendable {
     }
     return "\(summary)\n\nUsage: \(name) <command> [options]\n\nCommands:\n"
       + lines.joined(separator: "\n")
-      + "\n\nRun '\(name) <command> --help' for a command's options."
+      + "\n\nRun '\(name) <command> --help' (or '\(name) help <command>') for a command's options."
   }
 
-  /// Runs the subcommand named by the first word; returns the process exit status.
+  /// Runs the subcommand named by the first word; returns the process exit status. `help`, alone
+  /// or before a command's name, shows the help as `--help` does.
   public func run(_ arguments: [String]) -> ExitStatus {
+    if arguments.first == "help", !commands.contains(where: { $0.name == "help" }) {
+      return run(Array(arguments.dropFirst()) + ["--help"])
+    }
     guard let first = arguments.first, first != "--help", first != "-h" else {
       print(help)
       return arguments.isEmpty ? .usage : .success

@@ -36,6 +36,12 @@ struct CommandGroupTests {
     #expect(group.run(["misuse"]) == .usage)
     #expect(group.run(["fail"]) == .failure)
   }
+
+  @Test func helpIsAlsoACommand() {
+    #expect(group.run(["help"]) == .success)
+    #expect(group.run(["help", "misuse"]) == .success)
+    #expect(group.run(["help", "nope"]) == .usage)
+  }
 }
 
 @Suite("Command failures")
