@@ -43,14 +43,26 @@ public struct ControlClient: Sendable {
   /// it exactly once. Returns the epoch and sequence at which it took effect.
   ///
   /// - Throws: a failure with status ``CommandLineKit/ExitStatus/dataError`` when the leader
-  ///   rejects the action, naming the reason.
+  ///   rejects the action, naming the reason; with status
+  ///   ``CommandLineKit/ExitStatus/unavailable`` when no reply came in time, saying that the
+  ///   leader may have applied the action all the same.
   public func dispatch(
     tag: String, payload: JSONValue,
     client: String = "tandem-cli-" + FollowerConfiguration.randomClientID()
   ) throws(CommandFailure) -> (epoch: Epoch, sequence: UInt64) {
     let action = ForwardedAction(
       client: client, number: 1, tag: tag, payload: payload.canonicalBytes())
-    let reply = try request(ControlRequest.dispatch(action).frames)
+    let reply: ControlReply
+    do {
+      reply = try request(ControlRequest.dispatch(action).frames)
+    } catch  where error.status == .unavailable {
+      // The request may have reached a leader whose answer came too late; sent again, it would
+      // be another client's action and be applied a second time.
+      throw CommandFailure(
+        .unavailable,
+        error.message + " The leader may have applied it anyway: check with `tandem snapshot` "
+          + "before sending it again.")
+    }
     switch reply {
     case .ack(_, _, let epoch, let sequence):
       return (epoch, sequence)

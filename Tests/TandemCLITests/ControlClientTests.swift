@@ -66,4 +66,16 @@ struct ControlClientTests {
       (error as? CommandFailure)?.status == .unavailable
     }
   }
+
+  @Test func aDispatchWithoutReplySaysTheActionMayHaveBeenApplied() async throws {
+    // The request may have reached a leader that answered too late: sending it again as a new
+    // client could apply it twice.
+    let client = ControlClient(LeaderConnection(leader: "tcp://127.0.0.1:1", timeout: .seconds(1)))
+    await #expect {
+      try await offThePool { try client.dispatch(tag: "counter.increment", payload: [:]) }
+    } throws: { error in
+      guard let failure = error as? CommandFailure else { return false }
+      return failure.status == .unavailable && failure.message.contains("may have applied it")
+    }
+  }
 }
