@@ -62,6 +62,8 @@ extension Store {
   /// Dispatches `action` like ``dispatch(_:)``, tagging it and every action dispatched on this
   /// thread until it returns (by middleware or thunks, synchronously) with `context`, which the
   /// reduction observer receives. The leader passes the origin of a follower's action this way.
+  /// What a subscriber dispatches when notified of a state is the store's own, without a
+  /// context.
   package func dispatch(_ action: any Action, context: any Sendable) {
     let thread = ThreadIdentity.current
     let outer = core.withLock { $0.dispatchContexts.updateValue(context, forKey: thread) }

@@ -182,4 +182,22 @@ struct DispatchContextTests {
     store.dispatch(Increment())
     #expect(contexts.withLock { $0 } == ["follower-7", "follower-7", nil, nil])
   }
+
+  @Test func whatASubscriberDispatchesWhenNotifiedIsTheStoresOwnNotTheContexts() {
+    let store = Store<CounterState>(
+      reducer: { action, state in counterReducer(action: action, state: state) },
+      state: CounterState())
+    let contexts = Mutex<[String]>([])
+    store.setReductionObserver { action, _, _, context in
+      contexts.withLock { $0.append("\(type(of: action)) \(context as? String ?? "-")") }
+    }
+    // Reacts to the follower's increment with an action of its own, as a saga would.
+    let reacting = Recorder<Int> { counter in
+      if counter == 1 { store.dispatch(SetTitle(title: "one")) }
+    }
+    store.subscribe(reacting) { $0.select(\.counter) }
+    store.dispatch(Increment(), context: "follower-7")
+    #expect(contexts.withLock { $0 } == ["Increment follower-7", "SetTitle -"])
+    #expect(store.state.title == "one")
+  }
 }

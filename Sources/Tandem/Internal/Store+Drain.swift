@@ -24,7 +24,9 @@ extension StoreCore {
   mutating func admit(
     _ work: inout StoreWork, from thread: ThreadIdentity, intercept: Bool
   ) -> Admission {
-    if !dispatchContexts.isEmpty, case .action(let action, .none) = work,
+    // The drainer submits only from inside a drain (a subscriber notified, an observer): that
+    // work is the store's own, not the context's, even while a contextual dispatch runs.
+    if !dispatchContexts.isEmpty, case .action(let action, .none) = work, drainer != thread,
       let context = dispatchContexts[thread]
     {
       work = .action(action, context: context)
