@@ -55,7 +55,7 @@ public struct ControlClient: Sendable {
     let reply: ControlReply
     do {
       reply = try request(ControlRequest.dispatch(action).frames)
-    } catch where error.status == .unavailable {
+    } catch let error where error.status == .unavailable {
       // The request may have reached a leader whose answer came too late; sent again, it would
       // be another client's action and be applied a second time.
       throw CommandFailure(
