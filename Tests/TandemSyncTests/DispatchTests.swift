@@ -145,6 +145,26 @@ struct DispatchTests {
     await leader.stop()
   }
 
+  @Test func anActionWithAnEmptyClientIDIsMalformedAndNotApplied() async throws {
+    let leader = try await makeLeader()
+    let client = RawClient(endpoint: leader.controlEndpoint)
+    defer { client.close() }
+    // The empty client id is the leader's own origin: no follower's action may claim it.
+    let reply = try client.request(
+      .dispatch(
+        ForwardedAction(
+          client: "", number: 1, tag: "test.increment", payload: Array(#"{"by":1}"#.utf8))))
+    #expect(leader.store.state.counter == 0)
+    #expect(leader.sequence == 0)
+    guard case .error(let code, _) = reply else {
+      Issue.record("expected ERROR malformed, got \(reply)")
+      await leader.stop()
+      return
+    }
+    #expect(code == "malformed")
+    await leader.stop()
+  }
+
   @Test func aQuietDispatchIsAnsweredOnlyWhenItIsNotApplied() async throws {
     let leader = try await makeLeader()
     let client = RawClient(endpoint: leader.controlEndpoint)

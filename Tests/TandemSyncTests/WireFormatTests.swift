@@ -156,6 +156,10 @@ struct WireFormatTests {
     #expect(throws: ProtocolViolation("HELLO: client is not valid UTF-8")) {
       try ControlRequest(frames: badClient)
     }
+    let noClient = ControlRequest.ping(client: "", sequence: 1).frames
+    #expect(throws: ProtocolViolation("PING: client is empty")) {
+      try ControlRequest(frames: noClient)
+    }
   }
 
   @Test func aDeltasCountBeyondTheFramesIsAViolation() {

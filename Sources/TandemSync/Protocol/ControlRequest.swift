@@ -55,7 +55,7 @@ public enum ControlRequest: Sendable, Equatable {
     switch reader.command {
     case "HELLO":
       self = .hello(
-        version: try reader.text("version", limit: 32), client: try reader.text("client"),
+        version: try reader.text("version", limit: 32), client: try reader.clientID(),
         fingerprint: try reader.text("fingerprint"))
     case "SNAPSHOT":
       self = .snapshot
@@ -67,7 +67,7 @@ public enum ControlRequest: Sendable, Equatable {
     case "DISPATCH-QUIET":
       self = .dispatchQuietly(try ForwardedAction(reading: &reader))
     case "PING":
-      self = .ping(client: try reader.text("client"), sequence: try reader.ordinal("sequence"))
+      self = .ping(client: try reader.clientID(), sequence: try reader.ordinal("sequence"))
     case "STATS":
       self = .stats
     default:
@@ -95,7 +95,7 @@ public struct ForwardedAction: Sendable, Equatable {
   /// Reads the frames after a dispatch command.
   init(reading reader: inout FrameReader) throws(ProtocolViolation) {
     self.init(
-      client: try reader.text("client"), number: try reader.ordinal("number"),
+      client: try reader.clientID(), number: try reader.ordinal("number"),
       tag: try reader.text("tag"), payload: try reader.bytes("payload"))
   }
 

@@ -51,6 +51,14 @@ struct FrameReader {
     try text(field, limit: limit) { String(validating: $0, as: UTF8.self) }
   }
 
+  /// The next frame as a follower's client id: UTF-8 text of 1 to 256 bytes (the empty client
+  /// id is the leader's own origin, ``Origin/leader``).
+  mutating func clientID(_ field: String = "client") throws(ProtocolViolation) -> String {
+    let client = try text(field)
+    guard !client.isEmpty else { throw ProtocolViolation("\(command): \(field) is empty") }
+    return client
+  }
+
   /// The next frame as UTF-8 text of at most `limit` bytes, the same string as before when
   /// `recent` has seen the same bytes (the client ids and tags of a delta's actions repeat).
   mutating func text(
