@@ -172,9 +172,11 @@ final class LeaderEngine<State: Codable & Sendable> {
   }
 
   /// Undoes a batch that did not commit: the store and the history go back to the last
-  /// published state, its followers' actions are rejected (their numbers used up), and its
-  /// acknowledgements become rejections. Actions the leader's store applied on other threads
-  /// while the batch was committing are undone with it (they built on its state).
+  /// published state, its followers' actions are rejected (their numbers used up), and their
+  /// acknowledgements become rejections. A duplicate of an action applied before the batch keeps
+  /// its acknowledgement, with the client's sequence as of the published state (it was answered
+  /// with one the batch made). Actions the leader's store applied on other threads while the
+  /// batch was committing are undone with it (they built on its state).
   ///
   /// The history and the store go back together, inside the store's drain, so that no action
   /// is reduced between the two: its recorded patch would start from a state that no longer
@@ -194,10 +196,16 @@ final class LeaderEngine<State: Codable & Sendable> {
       state = restored.state
       return true
     }
+    let undone = Set(batch.actions.lazy.map(\.origin).filter { !$0.isLeader })
     pendingReplies = pendingReplies.map { pending in
-      guard case .ack(let client, let number, _, let sequence) = pending.reply,
-        sequence > published.sequence
+      guard case .ack(let client, let number, let epoch, let sequence) = pending.reply,
+        sequence > restored.sequence
       else { return pending }
+      guard undone.contains(Origin(client: client, number: number)) else {
+        let sequence = restored.ledger.entries[client]?.lastSequence ?? 0
+        let reply = ControlReply.ack(client: client, number: number, epoch, sequence: sequence)
+        return (pending.routingID, reply, pending.quiet)
+      }
       return (pending.routingID, .reject(client: client, number: number, rejection), false)
     }
     sendPendingReplies()
