@@ -71,15 +71,23 @@ public final class Leader<State: Codable & Sendable>: Sendable {
     let loop = try IOLoop(name: "tandem-leader")
     let journal = start.journal
     let differ = LeaderDiffer()
-    let engine = try await loop.submit { scope in
-      let engine = try LeaderEngine(
-        scope: scope, store: store, registry: registry, history: history, differ: differ,
-        configuration: configuration, fingerprint: fingerprint, journal: journal,
-        recentDeltas: start.recentDeltas)
-      return LoopBound(engine, scope: scope)
-    }
-    let endpoints = try await loop.submit { _ in
-      (engine.value.controlEndpoint, engine.value.updatesEndpoint)
+    let perAction = configuration.deltaGrouping == .perAction
+    let (engine, endpoints) = try await loop.submit { scope in
+      let engine = LoopBound(
+        try LeaderEngine(
+          scope: scope, store: store, registry: registry, history: history, differ: differ,
+          configuration: configuration, fingerprint: fingerprint, journal: journal,
+          recentDeltas: start.recentDeltas),
+        scope: scope)
+      // Before the loop handles its first request (not before this job returns): an action
+      // applied without the observer would change the store unrecorded, unpublished and
+      // unjournaled, and its sender would be told that a middleware refused it.
+      store.setReductionObserver(
+        Self.recorder(
+          history: history, registry: registry, differ: perAction ? differ : nil, loop: loop,
+          engine: engine),
+        seesOldState: perAction)
+      return (engine, (engine.value.controlEndpoint, engine.value.updatesEndpoint))
     }
     self.store = store
     self.loop = loop
@@ -88,12 +96,6 @@ public final class Leader<State: Codable & Sendable>: Sendable {
     self.epoch = start.epoch
     self.fingerprint = fingerprint
     (controlEndpoint, updatesEndpoint) = endpoints
-    let perAction = configuration.deltaGrouping == .perAction
-    store.setReductionObserver(
-      Self.recorder(
-        history: history, registry: registry, differ: perAction ? differ : nil, loop: loop,
-        engine: engine),
-      seesOldState: perAction)
     Logger(label: "leader").info(
       "epoch \(start.epoch) at sequence \(start.sequence), control \(controlEndpoint), "
         + "updates \(updatesEndpoint)")
