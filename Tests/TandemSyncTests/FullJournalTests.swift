@@ -46,7 +46,7 @@ extension DurableLeaderTests {
   @Test func aDuplicateOfACommittedActionIsStillAcknowledgedWhenItsBatchFailsToCommit()
     async throws
   {
-    let directory = try JournalDirectory()
+    let directory = try LeaderDirectory()
     let leader = try await makeLeaderWithASmallJournal(directory)
     let client = RawClient(endpoint: leader.controlEndpoint)
     defer { client.close() }
