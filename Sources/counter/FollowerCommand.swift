@@ -120,7 +120,7 @@ private func join(_ configuration: FollowerConfiguration) throws -> Follower<Cou
     }
   } catch let error as FollowerError {
     switch error {
-    case .invalidEndpoint: throw UsageError(error.description)
+    case .invalidEndpoint, .invalidClientID: throw UsageError(error.description)
     case .refused: throw CommandFailure(.protocolError, error.description)
     default: throw CommandFailure(.unavailable, "\(error): is the leader running there?")
     }

@@ -165,6 +165,15 @@ struct DispatchTests {
     await leader.stop()
   }
 
+  @Test(arguments: ["", String(repeating: "x", count: 257)])
+  func aFollowerRefusesAClientIDTheProtocolDoesNotAllow(clientID: String) async throws {
+    let leader = try await makeLeader()
+    await #expect(throws: FollowerError.invalidClientID(clientID)) {
+      try await makeFollower(leader) { $0.clientID = clientID }
+    }
+    await leader.stop()
+  }
+
   @Test func aQuietDispatchIsAnsweredOnlyWhenItIsNotApplied() async throws {
     let leader = try await makeLeader()
     let client = RawClient(endpoint: leader.controlEndpoint)

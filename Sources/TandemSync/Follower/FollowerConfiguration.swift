@@ -6,7 +6,8 @@ public struct FollowerConfiguration: Sendable {
   /// process: a restarted process starts a new numbering, and actions it had not seen
   /// acknowledged before it died are gone with it. Give a stable id (and keep one process per
   /// id) to continue a numbering across restarts: the leader tells the follower the last number
-  /// it used up (applied or rejected).
+  /// it used up (applied or rejected). It has 1 to 256 bytes of UTF-8; a follower refuses any
+  /// other with ``FollowerError/invalidClientID(_:)``.
   public var clientID: String
   /// How long the leader may be silent (no delta, heartbeat or reply) before the follower
   /// reconnects; a few leader heartbeat intervals.

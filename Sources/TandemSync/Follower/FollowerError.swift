@@ -18,6 +18,9 @@ public enum FollowerError: Error, Sendable, Equatable, CustomStringConvertible {
   case joinTimedOut(leader: String)
   /// The leader endpoint is not a ZeroMQ endpoint.
   case invalidEndpoint(String)
+  /// The configured client id is empty or longer than 256 bytes of UTF-8, which the protocol
+  /// does not allow (the empty id is the leader's own origin).
+  case invalidClientID(String)
   /// The action's JSON is larger than ``FollowerConfiguration/maxActionSize``; nothing was queued.
   case actionTooLarge(bytes: Int, limit: Int)
   /// The task awaiting ``Receipt/applied()`` was cancelled. Only the wait ended: the action may
@@ -37,6 +40,8 @@ public enum FollowerError: Error, Sendable, Equatable, CustomStringConvertible {
     case .joinTimedOut(let leader): "no snapshot from the leader at \(leader) in time"
     case .invalidEndpoint(let text):
       "'\(text)' is not an endpoint: use tcp://HOST:PORT, ipc://PATH or inproc://NAME"
+    case .invalidClientID(let id):
+      "the client id '\(id)' is \(id.utf8.count) bytes: a client id has 1 to 256 bytes of UTF-8"
     case .actionTooLarge(let bytes, let limit):
       "the action's JSON is \(bytes) bytes, more than the \(limit) a message to the leader may hold"
     case .waitCancelled: "the wait for the action was cancelled (the action may still be applied)"

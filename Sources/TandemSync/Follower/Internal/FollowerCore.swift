@@ -22,6 +22,9 @@ final class FollowerCore<Model: ReplicaModel>: Sendable {
     guard Endpoint(parsing: configuration.leader) != nil else {
       throw .invalidEndpoint(configuration.leader)
     }
+    guard (1...256).contains(configuration.clientID.utf8.count) else {
+      throw .invalidClientID(configuration.clientID)
+    }
     let loop: IOLoop
     do {
       loop = try IOLoop(name: "tandem-follower")
