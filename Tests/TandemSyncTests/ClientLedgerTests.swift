@@ -76,10 +76,11 @@ struct ClientLedgerTests {
 @Suite("Outbox")
 struct OutboxTests {
   let now = ContinuousClock.now
+  let epoch = Epoch(rawValue: 7)
 
   @Test func sendsEachActionOnceUntilARewind() throws {
     var outbox = Outbox(capacity: 10)
-    outbox.welcome(lastNumber: 0)
+    _ = outbox.welcome(lastNumber: 0, epoch: epoch, reconnected: false)
     for _ in 0..<3 { _ = try outbox.enqueue(tag: "t", payload: []) }
     let sent = outbox.takeUnsent(now: now, client: "c", quietly: false)
     #expect(sent.map(\.number) == [1, 2, 3])
@@ -97,7 +98,7 @@ struct OutboxTests {
 
   @Test func onlyAnUnansweredQuietSendRewindsAfterASnapshot() throws {
     var outbox = Outbox(capacity: 10)
-    outbox.welcome(lastNumber: 0)
+    _ = outbox.welcome(lastNumber: 0, epoch: epoch, reconnected: false)
     for _ in 0..<2 { _ = try outbox.enqueue(tag: "t", payload: []) }
     _ = outbox.takeUnsent(now: now, client: "c", quietly: false)
     let afterLoudSends = outbox.rewindIfSentQuietly()
@@ -125,14 +126,14 @@ struct OutboxTests {
     _ = try outbox.enqueue(tag: "t", payload: [])
     let sent5 = outbox.takeUnsent(now: now, client: "c", quietly: false)
     #expect(sent5.isEmpty)
-    outbox.welcome(lastNumber: 41)
+    _ = outbox.welcome(lastNumber: 41, epoch: epoch, reconnected: false)
     let sent6 = outbox.takeUnsent(now: now, client: "c", quietly: false)
     #expect(sent6.map(\.number) == [42])
   }
 
   @Test func aRealignmentHoldsSendsUntilItsWelcome() throws {
     var outbox = Outbox(capacity: 10)
-    outbox.welcome(lastNumber: 0)
+    _ = outbox.welcome(lastNumber: 0, epoch: epoch, reconnected: false)
     for _ in 0..<3 { _ = try outbox.enqueue(tag: "t", payload: []) }
     _ = outbox.takeUnsent(now: now, client: "c", quietly: false)
     let started = outbox.realign(now: now)
@@ -142,7 +143,7 @@ struct OutboxTests {
     #expect(outbox.takeUnsent(now: now, client: "c", quietly: false).isEmpty)
     #expect(outbox.realignmentTimedOut(after: .seconds(1), now: now + .seconds(2)))
     // The leader still has the numbering: everything unanswered goes again, as numbered.
-    outbox.welcome(lastNumber: 0)
+    _ = outbox.welcome(lastNumber: 0, epoch: epoch, reconnected: false)
     #expect(!outbox.realignmentTimedOut(after: .seconds(1), now: now + .seconds(2)))
     let resent = outbox.takeUnsent(now: now, client: "c", quietly: false)
     #expect(resent.map(\.number) == [1, 2, 3, 4])
@@ -151,14 +152,14 @@ struct OutboxTests {
     _ = outbox.answered(1)
     _ = outbox.answered(2)
     _ = outbox.realign(now: now)
-    outbox.welcome(lastNumber: 0)
+    _ = outbox.welcome(lastNumber: 0, epoch: epoch, reconnected: false)
     let renumbered = outbox.takeUnsent(now: now, client: "c", quietly: false)
     #expect(renumbered.map(\.number) == [1, 2])
   }
 
   @Test func aSendThatCouldNotBeQueuedGoesAgainWithTheOnesAfterIt() throws {
     var outbox = Outbox(capacity: 10)
-    outbox.welcome(lastNumber: 0)
+    _ = outbox.welcome(lastNumber: 0, epoch: epoch, reconnected: false)
     for _ in 0..<3 { _ = try outbox.enqueue(tag: "t", payload: []) }
     _ = outbox.takeUnsent(now: now, client: "c", quietly: false)
     outbox.unsend(from: 2)
@@ -172,6 +173,38 @@ struct OutboxTests {
     _ = try outbox.enqueue(tag: "t", payload: [])
     #expect(throws: FollowerError.outboxFull(capacity: 1)) {
       try outbox.enqueue(tag: "t", payload: [])
+    }
+  }
+
+  @Test func aLeaderThatForgotTheClientAtAReconnectLeavesTheSentActionsInDoubt() throws {
+    var outbox = Outbox(capacity: 10)
+    _ = outbox.welcome(lastNumber: 0, epoch: epoch, reconnected: true)
+    for _ in 0..<4 { _ = try outbox.enqueue(tag: "t", payload: []) }
+    _ = outbox.takeUnsent(now: now, client: "c", quietly: false)
+    _ = outbox.answered(1)
+    _ = try outbox.enqueue(tag: "t", payload: [])
+    // Reconnected, the leader of the same history no longer knows the client (it answered 1):
+    // 2 to 4 went out on the old connection and may have been applied; 5 never did.
+    let inDoubt = outbox.welcome(lastNumber: 0, epoch: epoch, reconnected: true)
+    #expect(inDoubt.map(\.number) == [2, 3, 4])
+    let sent = outbox.takeUnsent(now: now, client: "c", quietly: false)
+    #expect(sent.map(\.number) == [1])
+    #expect(outbox.entries.count == 1)
+  }
+
+  @Test func aNewHistoryOrARealignmentRenumbersEverySentAction() throws {
+    for (epoch, reconnected) in [(Epoch(rawValue: 8), true), (epoch, false)] {
+      var outbox = Outbox(capacity: 10)
+      _ = outbox.welcome(lastNumber: 4, epoch: self.epoch, reconnected: true)
+      for _ in 0..<3 { _ = try outbox.enqueue(tag: "t", payload: []) }
+      #expect(
+        outbox.takeUnsent(now: now, client: "c", quietly: false).map(\.number) == [5, 6, 7])
+      _ = outbox.answered(5)
+      // A new epoch lost the history 6 and 7 went to; a realignment's WELCOME comes after the
+      // out-of-order answers to both, on the same connection. Neither was applied.
+      let inDoubt = outbox.welcome(lastNumber: 0, epoch: epoch, reconnected: reconnected)
+      #expect(inDoubt.isEmpty)
+      #expect(outbox.takeUnsent(now: now, client: "c", quietly: false).map(\.number) == [1, 2])
     }
   }
 }

@@ -11,6 +11,11 @@ public enum FollowerError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The leader's history changed (a new epoch) after it acknowledged the action and before the
   /// replica showed it: the leader may have lost the action with that history.
   case historyLost
+  /// The leader forgot this follower's client id (it evicted it as idle, see
+  /// ``LeaderConfiguration/ledgerIdleLimit``) while the action was sent and unanswered: it may
+  /// have been applied, and sent again it could be applied twice, so it was not. Check the
+  /// state before sending it again.
+  case outcomeUnknown
   /// The leader refused the follower: at `HELLO` (a different schema or protocol version), or
   /// later because another process said `HELLO` with the same client id (code `superseded`).
   case refused(code: String, message: String)
@@ -36,6 +41,8 @@ public enum FollowerError: Error, Sendable, Equatable, CustomStringConvertible {
     case .unregisteredAction(let type):
       "\(type) is not registered in the action registry, so it cannot be sent to the leader"
     case .historyLost: "the leader started a new history before the action became visible"
+    case .outcomeUnknown:
+      "the leader forgot this follower while the action was unanswered: it may have been applied"
     case .refused(let code, let message): "the leader refused this follower (\(code)): \(message)"
     case .joinTimedOut(let leader): "no snapshot from the leader at \(leader) in time"
     case .invalidEndpoint(let text):

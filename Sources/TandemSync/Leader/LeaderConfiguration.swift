@@ -26,6 +26,10 @@ public struct LeaderConfiguration: Sendable {
   /// drops deltas for that subscriber, which then repairs the gap by catch-up.
   public var updatesHighWaterMark: Int32 = 100_000
   /// Clients idle for more than this many sequences are forgotten by the exactly-once ledger.
+  /// Exactly once holds for clients it has not forgotten: a follower cut off while the leader
+  /// applies more than this may have an action applied twice when none of its recent numbers
+  /// was answered (the protocol's "Dispatch" section), and otherwise fails the receipts of the
+  /// actions in doubt with ``FollowerError/outcomeUnknown``.
   public var ledgerIdleLimit: UInt64 = 10_000_000
   /// The file of the leader's journal (SQLite), or nil to keep history in memory only (as
   /// ``Durability/off``: a new epoch, from the store's initial state, at every start). With a

@@ -15,6 +15,8 @@ struct Outbox {
     var sentAt: ContinuousClock.Instant?
     /// Whether it was last sent with `DISPATCH-QUIET`, which gets no `ACK` once applied.
     var sentQuietly = false
+    /// Whether it was ever sent: the leader may have applied it, answered or not.
+    var everSent = false
   }
 
   let capacity: Int
@@ -31,6 +33,8 @@ struct Outbox {
   /// When the follower said `HELLO` again on its open connection to realign (see
   /// ``realign(now:)``); nil when no realignment is waiting for its `WELCOME`.
   private(set) var realigningSince: ContinuousClock.Instant?
+  /// The epoch of the last `WELCOME`: the history the actions sent since then went to.
+  private var alignedEpoch: Epoch?
 
   /// Why the follower stopped, once it has: nothing is queued after that.
   private(set) var closedBecause: FollowerError?
@@ -59,6 +63,7 @@ struct Outbox {
     for index in sentCount..<entries.count {
       entries[index].sentAt = now
       entries[index].sentQuietly = quietly
+      entries[index].everSent = true
       let entry = entries[index]
       actions.append(
         ForwardedAction(
@@ -129,22 +134,36 @@ struct Outbox {
     return true
   }
 
-  /// Aligns the numbering with the leader's ledger at `WELCOME` (of a join or a realignment).
-  /// At the first `WELCOME` (a stable client id continuing its numbering from an earlier
-  /// process), and whenever the leader's last number for this client is below the oldest
-  /// unanswered one − 1 (the leader has forgotten the client: a new history, or an idle client
-  /// evicted), the unanswered actions are renumbered from its last number + 1. Everything
-  /// unanswered is sent again either way.
-  mutating func welcome(lastNumber: UInt64) {
+  /// Aligns the numbering with the leader's ledger at the `WELCOME` of `epoch` (of a join or a
+  /// realignment). At the first `WELCOME` (a stable client id continuing its numbering from an
+  /// earlier process), and whenever the leader's last number for this client is below the
+  /// oldest unanswered one − 1 (the leader has forgotten the client: a new history, or an idle
+  /// client evicted), the unanswered actions are renumbered from its last number + 1, and
+  /// everything unanswered is sent again.
+  ///
+  /// Except at the `WELCOME` of a new connection (`reconnected`) from a leader that forgot the
+  /// client within the history the actions were sent to (the epoch is unchanged: it evicted the
+  /// client as idle): an action sent on an earlier connection may have been applied with its
+  /// answer lost, and renumbered it would be applied a second time. Those are removed and
+  /// returned, for their receipts to fail; the ones never sent are renumbered. (At a
+  /// realignment's `WELCOME`, every action still here was answered `out-of-order` on this
+  /// connection, or sent quietly and applied, which the ledger remembers: none is in doubt.)
+  mutating func welcome(lastNumber: UInt64, epoch: Epoch, reconnected: Bool) -> [Entry] {
     rewind()
     let first = entries.first?.number ?? nextNumber
-    defer {
-      isAligned = true
-      realigningSince = nil
-    }
-    guard !isAligned || lastNumber + 1 < first else {
+    let wasAligned = isAligned
+    let sameHistory = alignedEpoch == epoch
+    isAligned = true
+    realigningSince = nil
+    alignedEpoch = epoch
+    guard !wasAligned || lastNumber + 1 < first else {
       nextNumber = max(nextNumber, lastNumber + 1)
-      return
+      return []
+    }
+    var outcomeUnknown: [Entry] = []
+    if reconnected && wasAligned && sameHistory {
+      outcomeUnknown = entries.filter(\.everSent)
+      entries.removeAll(where: \.everSent)
     }
     var number = lastNumber + 1
     for index in entries.indices {
@@ -152,6 +171,7 @@ struct Outbox {
       number += 1
     }
     nextNumber = number
+    return outcomeUnknown
   }
 
   /// Fails every entry with `error`, empties the outbox, and refuses anything queued later
