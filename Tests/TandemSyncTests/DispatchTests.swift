@@ -165,6 +165,23 @@ struct DispatchTests {
     await leader.stop()
   }
 
+  @Test(.timeLimit(.minutes(1)))
+  func aValidationThatAnswersOutOfOrderRefusesTheActionAndUsesItsNumberUp() async throws {
+    let leader = try await makeLeader {
+      $0.validate = { action, _ in
+        action is Forbidden ? Rejection(code: .outOfOrder, message: "not now") : nil
+      }
+    }
+    let follower = try await makeFollower(leader)
+    await #expect(throws: FollowerError.rejected(Rejection(code: .refused, message: "not now"))) {
+      try await follower.send(Forbidden()).applied()
+    }
+    #expect(try await follower.send(Increment()).applied() == 1)
+    #expect(try await follower.statistics().realignments == 0)
+    await follower.stop()
+    await leader.stop()
+  }
+
   @Test(arguments: ["", String(repeating: "x", count: 257)])
   func aFollowerRefusesAClientIDTheProtocolDoesNotAllow(clientID: String) async throws {
     let leader = try await makeLeader()

@@ -46,7 +46,9 @@ public struct LeaderConfiguration: Sendable {
   /// together share one.
   public var deltaGrouping = DeltaGrouping.perAction
   /// Called on the leader's I/O thread for every forwarded action before it is applied; a
-  /// returned ``Rejection`` refuses the action (its number is used up, nothing changes).
+  /// returned ``Rejection`` refuses the action (its number is used up, nothing changes). A
+  /// rejection with code ``Rejection/Code/outOfOrder``, which would tell the follower that the
+  /// number is not used up, is sent as ``Rejection/Code/refused`` with its message.
   public var validate: (@Sendable (_ action: any Action, _ origin: Origin) -> Rejection?)?
 
   /// A configuration binding the two endpoints.

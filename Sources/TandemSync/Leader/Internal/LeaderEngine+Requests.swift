@@ -186,6 +186,10 @@ extension LeaderEngine {
       return .failure(Rejection(error))
     }
     if let rejection = configuration.validate?(action, origin) {
+      // `out-of-order` tells a follower that the number is not used up, and it would resend.
+      guard rejection.code != .outOfOrder else {
+        return .failure(Rejection(code: .refused, message: rejection.message))
+      }
       return .failure(rejection)
     }
     store.dispatch(action, context: origin)
