@@ -29,6 +29,15 @@ struct LeaderStartTests {
     await first.stop()
   }
 
+  @Test func aCatchUpFromTheNextSequenceOfANewLeaderIsAnsweredWithNoDeltas() async throws {
+    let leader = try await makeLeader()
+    let client = RawClient(endpoint: leader.controlEndpoint)
+    defer { client.close() }
+    // In step with a leader whose backlog is still empty: nothing to catch up, no snapshot.
+    #expect(try client.request(.catchUp(leader.epoch, from: 1)) == .deltas(leader.epoch, []))
+    await leader.stop()
+  }
+
   @Test(.timeLimit(.minutes(1)))
   func anActionArrivingAsTheLeaderStartsIsRecordedAndAcknowledged() async throws {
     // The leader's init runs on a gate that holds it at its first suspension, after which its

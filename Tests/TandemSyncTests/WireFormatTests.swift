@@ -160,6 +160,12 @@ struct WireFormatTests {
     #expect(throws: ProtocolViolation("PING: client is empty")) {
       try ControlRequest(frames: noClient)
     }
+    let numberZero = ControlRequest.dispatch(
+      ForwardedAction(client: "c", number: 0, tag: "t", payload: Array("{}".utf8))
+    ).frames
+    #expect(throws: ProtocolViolation("DISPATCH: number is 0")) {
+      try ControlRequest(frames: numberZero)
+    }
   }
 
   @Test func aDeltasCountBeyondTheFramesIsAViolation() {

@@ -94,9 +94,13 @@ public struct ForwardedAction: Sendable, Equatable {
 
   /// Reads the frames after a dispatch command.
   init(reading reader: inout FrameReader) throws(ProtocolViolation) {
+    let client = try reader.clientID()
+    let number = try reader.ordinal("number")
+    // A follower numbers its actions from 1; 0 would be taken for a duplicate of nothing.
+    guard number > 0 else { throw ProtocolViolation("\(reader.command): number is 0") }
     self.init(
-      client: try reader.clientID(), number: try reader.ordinal("number"),
-      tag: try reader.text("tag"), payload: try reader.bytes("payload"))
+      client: client, number: number, tag: try reader.text("tag"),
+      payload: try reader.bytes("payload"))
   }
 
   /// The request's frames, after `command`.

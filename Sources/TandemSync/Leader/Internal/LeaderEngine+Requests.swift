@@ -164,6 +164,8 @@ extension LeaderEngine {
   /// The published deltas from `sequence` on: from the in-memory backlog, else from the
   /// journal's catch-up window; nil when neither reaches back that far.
   private func catchUp(from sequence: UInt64) -> [Delta]? {
+    // In step (an empty backlog too, as after recovery): nothing to send, and no snapshot needed.
+    if sequence == published.sequence + 1 { return [] }
     if let deltas = backlog.deltas(from: sequence) { return Array(deltas) }
     guard let journal, sequence <= published.sequence else { return nil }
     do {
