@@ -26,8 +26,9 @@ extension FollowerEngine {
           }
           if !unknown.isEmpty {
             log.error(
-              "the leader forgot this client (idle too long) with \(unknown.count) actions "
-                + "unanswered; they may have been applied, so they are not sent again")
+              "the leader no longer knows this client's numbers (it evicted the client as idle) "
+                + "with \(unknown.count) actions unanswered; they may have been applied, so they "
+                + "are not sent again")
           }
           for entry in unknown { entry.receipt.settle(.failure(.outcomeUnknown)) }
           flushOutbox()
