@@ -67,7 +67,7 @@ public struct EndSession: BrowserActionConvertible, Sendable {
 }
 
 /// Asks for a load (the next page of a list, or a repository's detail again after a failure);
-/// tag `github.load.request`.
+/// tag `github.load.request`. None is queued beyond ``BrowserState/maximumPendingLoads``.
 public struct RequestLoad: BrowserActionConvertible, Sendable {
   /// What to fetch.
   public var target: LoadTarget

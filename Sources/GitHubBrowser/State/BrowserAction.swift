@@ -5,7 +5,8 @@
 public enum BrowserAction: Codable, Equatable, Sendable {
   /// A worker found out who its token signs in as (or that it has none).
   case identityResolved(Identity)
-  /// Asks for a load; a target already pending is not requested twice.
+  /// Asks for a load; a target already pending is not requested twice, and none is queued
+  /// beyond ``BrowserState/maximumPendingLoads``.
   case requestLoad(LoadTarget)
   /// A worker claims load `id` until `expiresAt`, or renews its own claim. Granted only if the
   /// load is unclaimed, its claim lapsed by `now`, or the worker already holds it.

@@ -1,23 +1,40 @@
 extension BrowserState {
+  /// The most loads ``loads`` holds. Workers perform loads at GitHub's rate (about 5,000
+  /// requests an hour with a token, 60 without), so a client requesting ever-new owners or
+  /// repositories could otherwise queue work, and grow the state, without bound. A request
+  /// beyond it is not queued: its data shows ``LoadStatus/failed(_:)`` with
+  /// ``LoadFailure/Kind/queueFull`` (unless another page of the same list is pending), and the
+  /// next navigation to the data, or a retry, requests it again.
+  public static let maximumPendingLoads = 100
+
   /// Adds a load request unless the same target is pending, and marks its data loading.
   /// A list page other than 1 (which starts the list over) is accepted only if it comes right
   /// after the pages loaded or requested so far. Targets are kept ``LoadTarget/normalized``.
+  /// Beyond ``maximumPendingLoads`` the request is refused and its data says so.
   mutating func requestLoad(_ requested: LoadTarget) {
     let target = requested.normalized
     if case .repositories(let source, let page) = target {
       guard page == 1 || page == highestPage(of: source) + 1 else { return }
     }
     guard !loads.contains(where: { $0.target == target }) else { return }
+    guard loads.count < Self.maximumPendingLoads else {
+      if case .repositories(let source, _) = target, pendingStatus(of: source) == .loading {
+        return  // the list still shows its pending page as loading
+      }
+      setStatus(.failed(Self.queueFullFailure), of: target)
+      return
+    }
     loads.append(LoadRequest(id: nextLoadID, target: target))
     nextLoadID += 1
-    switch target {
-    case .repositories(let source, _):
-      repositoryLists[source.key, default: RepositoryList()].status = .loading
-    case .repository(let owner, let name):
-      repositories[LoadTarget.detailKey(owner: owner, name: name), default: RepositoryDetail()]
-        .status = .loading
-    }
+    setStatus(.loading, of: target)
   }
+
+  /// What data shows when its load was refused for ``maximumPendingLoads``.
+  static let queueFullFailure = LoadFailure(
+    kind: .queueFull,
+    message:
+      "\(maximumPendingLoads) loads are waiting for GitHub already, so this one was not requested;"
+      + " try again in a moment")
 
   /// Grants or renews a claim, in the order the leader applies claims.
   mutating func claimLoad(id: Int, workerID: String, now: Int64, expiresAt: Int64) {

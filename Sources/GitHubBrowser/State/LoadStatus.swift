@@ -26,6 +26,9 @@ public struct LoadFailure: Codable, Equatable, Sendable {
     case network
     /// GitHub answered with an unexpected status or body.
     case server
+    /// Not requested: ``BrowserState/maximumPendingLoads`` loads were pending already. The
+    /// next navigation to the data, or a retry, requests it again.
+    case queueFull
   }
 
   /// The kind.
