@@ -52,3 +52,105 @@ extension BrowserReducerTests {
     #expect(state.list(for: octo).status == .loading)
   }
 }
+
+extension BrowserReducerTests {
+  /// The actions of a script that navigates to `count` new owners and `count` new repositories,
+  /// with a worker loading each at once, applied to `state`.
+  func browseEverNewNames(_ count: Int, in state: inout BrowserState) -> [BrowserAction] {
+    var actions: [BrowserAction] = []
+    func apply(_ action: BrowserAction) {
+      browserReducer(&state, action)
+      actions.append(action)
+    }
+    let listed = LoadResult(.repositories(RepositoryPage(repositories: [])))
+    for index in 1...count {
+      for (screen, result) in [
+        (Route.Screen.repositories(.owner("o\(index)")), listed),
+        (.repository(owner: "o", name: "r\(index)"), LoadResult(.repository(RepositoryDetail()))),
+      ] {
+        apply(.navigate(session: "script", route: Route(screen: screen)))
+        let id = state.loads.last!.id
+        apply(.claimLoad(id: id, workerID: "w", now: 0, expiresAt: 10))
+        apply(.completeLoad(id: id, workerID: "w", result: result))
+      }
+    }
+    return actions
+  }
+
+  @Test func cachedListsAndDetailsStayWithinTheirBoundsKeepingWhatIsInUse() {
+    var state = BrowserState()
+    // The oldest entries: two a session shows (loaded), two a pending load targets.
+    var actions: [BrowserAction] = [
+      .navigate(session: "list", route: Route(screen: .repositories(octo))),
+      .navigate(session: "detail", route: Route(screen: .repository(owner: "ada", name: "shown"))),
+      .claimLoad(id: 1, workerID: "w", now: 0, expiresAt: 10),
+      .completeLoad(
+        id: 1, workerID: "w", result: LoadResult(.repositories(RepositoryPage(repositories: [])))),
+      .claimLoad(id: 2, workerID: "w", now: 0, expiresAt: 10),
+      .completeLoad(id: 2, workerID: "w", result: LoadResult(.repository(RepositoryDetail()))),
+      .requestLoad(.repositories(.owner("pending"), page: 1)),
+      .requestLoad(.repository(owner: "ada", name: "pending")),
+    ]
+    for action in actions { browserReducer(&state, action) }
+    let count = max(BrowserState.maximumRepositoryLists, BrowserState.maximumRepositoryDetails)
+    actions += browseEverNewNames(count + 10, in: &state)
+
+    #expect(state.repositoryLists.count == BrowserState.maximumRepositoryLists)
+    #expect(state.repositories.count == BrowserState.maximumRepositoryDetails)
+    #expect(state.list(for: octo).status == .loaded)
+    #expect(state.detail(owner: "ada", name: "shown").status == .loaded)
+    #expect(state.list(for: .owner("pending")).status == .loading)
+    #expect(state.detail(owner: "ada", name: "pending").status == .loading)
+    // The least recently navigated of the others went first; the latest stay.
+    #expect(state.repositoryLists["o1"] == nil)
+    #expect(state.repositories["o/r1"] == nil)
+    #expect(state.list(for: .owner("o\(count + 10)")).status == .loaded)
+    #expect(state.detail(owner: "o", name: "r\(count + 10)").status == .loaded)
+
+    // The same actions give the same state, as when the leader replays its journal.
+    var replayed = BrowserState()
+    for action in actions { browserReducer(&replayed, action) }
+    #expect(replayed == state)
+
+    // An evicted entry is simply loaded again when navigated to.
+    reduce(&state, .navigate(session: "script", route: Route(screen: .repositories(.owner("o1")))))
+    #expect(state.list(for: .owner("o1")).status == .loading)
+    #expect(state.loads.last?.target == .repositories(.owner("o1"), page: 1))
+  }
+
+  @Test func aNavigationMakesAnEntryTheMostRecentAgain() {
+    var state = BrowserState()
+    let first = Route(screen: .repository(owner: "o", name: "r1"))
+    _ = browseEverNewNames(BrowserState.maximumRepositoryDetails, in: &state)
+    // r1 is navigated to again (and is left at once), so r2 is now the oldest.
+    reduce(
+      &state, .navigate(session: "s", route: first),
+      .navigate(session: "s", route: Route(screen: .bookmarks)),
+      .navigate(session: "s", route: Route(screen: .repository(owner: "o", name: "new"))))
+    #expect(state.repositories.count == BrowserState.maximumRepositoryDetails)
+    #expect(state.repositories["o/r1"] != nil)
+    #expect(state.repositories["o/r2"] == nil)
+  }
+
+  @Test func whatSessionsShowAndLoadsTargetIsNeverEvictedEvenWhenNearlyAllIs() {
+    var state = BrowserState()
+    // The queue fills with lists nobody shows, then every session shows a list of its own
+    // (refused as the queue is full): all lists in use, as many as the bound.
+    for index in 0..<BrowserState.maximumPendingLoads {
+      reduce(&state, .requestLoad(.repositories(.owner("queued\(index)"), page: 1)))
+    }
+    for index in 0..<BrowserState.maximumSessions {
+      reduce(
+        &state,
+        .navigate(session: "s\(index)", route: Route(screen: .repositories(.owner("o\(index)")))))
+    }
+    #expect(state.repositoryLists.count == BrowserState.maximumRepositoryLists)
+    // s0 moves on: o0 is the one list out of use, and the only one to go.
+    reduce(&state, .navigate(session: "s0", route: Route(screen: .repositories(.owner("new")))))
+    #expect(state.repositoryLists.count == BrowserState.maximumRepositoryLists)
+    #expect(state.repositoryLists["o0"] == nil)
+    #expect(state.repositoryLists["o1"] != nil)
+    #expect(state.repositoryLists["queued0"] != nil)
+    #expect(state.repositoryLists["new"] != nil)
+  }
+}

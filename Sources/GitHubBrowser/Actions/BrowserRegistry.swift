@@ -32,7 +32,9 @@ public let browserRegistry = ActionRegistry()
 /// ``BrowserState``, so this changes whenever the state's encoding does, and processes built
 /// before and after such a change refuse each other instead of failing to decode the state.
 ///
-/// Version 2: ``BrowserState/sessions`` holds ``BrowserSession`` values.
+/// Version 2: ``BrowserState/sessions`` holds ``BrowserSession`` values,
+/// ``BrowserState/repositoryLists`` and ``BrowserState/repositories`` hold ``CacheEntry``
+/// values, and ``LoadFailure/Kind`` has ``LoadFailure/Kind/queueFull``.
 public let browserSchemaVersion = "2"
 
 /// The tags a web front end forwards from browsers; the others belong to workers.

@@ -20,7 +20,10 @@ public enum BrowserAction: Codable, Equatable, Sendable {
   /// Removes a shared bookmark.
   case removeBookmark(Bookmark)
   /// Moves a browser client to a route; a screen whose data is missing requests its load. A
-  /// new session beyond ``BrowserState/maximumSessions`` ends the least recently active one.
+  /// new session beyond ``BrowserState/maximumSessions`` ends the least recently active one,
+  /// and data beyond ``BrowserState/maximumRepositoryLists`` or
+  /// ``BrowserState/maximumRepositoryDetails`` drops the least recently navigated that is not
+  /// in use.
   case navigate(session: String, route: Route)
   /// Forgets a browser client's route.
   case endSession(String)

@@ -1,4 +1,7 @@
 /// Applies `action` to `state`. Pure: no clock, no I/O; every effect happens in a worker.
+/// After every action the state is within its bounds (``BrowserState/maximumSessions``,
+/// ``BrowserState/maximumPendingLoads``, ``BrowserState/maximumRepositoryLists``,
+/// ``BrowserState/maximumRepositoryDetails``).
 ///
 /// ```swift
 /// var state = BrowserState()
@@ -31,8 +34,10 @@ public func browserReducer(_ state: inout BrowserState, _ action: BrowserAction)
     state.bookmarks.removeAll { $0.fullName.lowercased() == key }
   case .navigate(let session, let route):
     state.navigate(session: session, to: route)
+    state.markNavigated(to: route.screen)
     state.requestMissingData(for: route.screen)
   case .endSession(let session):
     state.sessions[session] = nil
   }
+  state.evictBeyondCacheBounds()
 }

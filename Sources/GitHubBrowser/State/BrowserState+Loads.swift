@@ -73,7 +73,7 @@ extension BrowserState {
     case .repository(var detail):
       guard case .repository(let owner, let name) = target else { return }
       detail.status = .loaded
-      repositories[LoadTarget.detailKey(owner: owner, name: name)] = detail
+      self[detail: LoadTarget.detailKey(owner: owner, name: name)] = detail
     }
   }
 
@@ -105,14 +105,14 @@ extension BrowserState {
     } else {
       // A stale page (a refresh started over meanwhile): keep what is loaded.
       list.status = pendingStatus(of: source)
-      repositoryLists[source.key] = list
+      self[list: source.key] = list
       return
     }
     list.pagesLoaded = number
     list.nextPage = page.nextPage
     list.lastPage = page.lastPage ?? list.lastPage
     list.status = pendingStatus(of: source)
-    repositoryLists[source.key] = list
+    self[list: source.key] = list
   }
 
   /// The highest page of `source` loaded or pending.
@@ -135,12 +135,9 @@ extension BrowserState {
   }
 
   private mutating func setStatus(_ status: LoadStatus, of target: LoadTarget) {
-    switch target {
-    case .repositories(let source, _):
-      repositoryLists[source.key, default: RepositoryList()].status = status
-    case .repository(let owner, let name):
-      repositories[LoadTarget.detailKey(owner: owner, name: name), default: RepositoryDetail()]
-        .status = status
+    switch target.cacheKey {
+    case .list(let key): self[list: key].status = status
+    case .detail(let key): self[detail: key].status = status
     }
   }
 }

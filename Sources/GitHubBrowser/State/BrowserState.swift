@@ -7,16 +7,17 @@ public struct BrowserState: Codable, Equatable, Sendable {
   public var identity = Identity.unknown
   /// GitHub's rate limit as last reported by a worker.
   public var rateLimit: RateLimitStatus?
-  /// Repository lists by ``RepositorySource/key``.
-  public var repositoryLists: [String: RepositoryList] = [:]
-  /// Repository details by `owner/name` in lower case.
-  public var repositories: [String: RepositoryDetail] = [:]
+  /// Repository lists by ``RepositorySource/key``; at most ``maximumRepositoryLists``.
+  public var repositoryLists: [String: CacheEntry<RepositoryList>] = [:]
+  /// Repository details by `owner/name` in lower case; at most ``maximumRepositoryDetails``.
+  public var repositories: [String: CacheEntry<RepositoryDetail>] = [:]
   /// The bookmarks, in the order they were added.
   public var bookmarks: [Bookmark] = []
   /// Each browser client's session (its route), by client session id; at most
   /// ``maximumSessions``.
   public var sessions: [String: BrowserSession] = [:]
-  /// How many navigations were applied; numbers ``BrowserSession/lastNavigation``.
+  /// How many navigations were applied; numbers ``BrowserSession/lastNavigation`` and
+  /// ``CacheEntry/lastNavigation``.
   public var navigations = 0
   /// Requested loads in the order requested, claimed or waiting for a worker.
   public var loads: [LoadRequest] = []
@@ -28,12 +29,12 @@ public struct BrowserState: Codable, Equatable, Sendable {
 
   /// The list for `source`, or an empty one.
   public func list(for source: RepositorySource) -> RepositoryList {
-    repositoryLists[source.key] ?? RepositoryList()
+    self[list: source.key]
   }
 
   /// The detail of `owner/name`, or an empty one.
   public func detail(owner: String, name: String) -> RepositoryDetail {
-    repositories[LoadTarget.detailKey(owner: owner, name: name)] ?? RepositoryDetail()
+    self[detail: LoadTarget.detailKey(owner: owner, name: name)]
   }
 
   /// The loads a worker may claim at `now` (ms since 1970), in the leader's order.

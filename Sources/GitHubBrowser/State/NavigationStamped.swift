@@ -6,6 +6,7 @@ protocol NavigationStamped {
 }
 
 extension BrowserSession: NavigationStamped {}
+extension CacheEntry: NavigationStamped {}
 
 extension Dictionary where Key == String, Value: NavigationStamped {
   /// Removes the least recently navigated entries until at most `limit` remain, skipping those

@@ -1,0 +1,87 @@
+extension BrowserState {
+  /// The most lists ``repositoryLists`` keeps (1,100). Beyond it, after any action, the state
+  /// drops the least recently navigated list (the lowest ``CacheEntry/lastNavigation``) that no
+  /// session shows and no pending load targets; a later navigation to it loads it again. The
+  /// bound is as many lists as the sessions (``maximumSessions``) and the pending loads
+  /// (``maximumPendingLoads``) can use at once, so the state never has to drop one in use.
+  public static let maximumRepositoryLists = maximumSessions + maximumPendingLoads
+
+  /// The most repository details ``repositories`` keeps (1,100), bounded as
+  /// ``maximumRepositoryLists`` bounds the lists.
+  public static let maximumRepositoryDetails = maximumSessions + maximumPendingLoads
+
+  /// The list kept under `key` (an empty one if none), to read or change in place; an entry
+  /// made for it is stamped with the last navigation so far.
+  subscript(list key: String) -> RepositoryList {
+    get { repositoryLists[key]?.value ?? RepositoryList() }
+    set {
+      repositoryLists[key, default: CacheEntry(newValue, lastNavigation: navigations)].value =
+        newValue
+    }
+  }
+
+  /// The detail kept under `key` (an empty one if none), to read or change in place; an entry
+  /// made for it is stamped with the last navigation so far.
+  subscript(detail key: String) -> RepositoryDetail {
+    get { repositories[key]?.value ?? RepositoryDetail() }
+    set {
+      repositories[key, default: CacheEntry(newValue, lastNavigation: navigations)].value =
+        newValue
+    }
+  }
+
+  /// Stamps the data `screen` shows, if the state has it, with the current navigation.
+  mutating func markNavigated(to screen: Route.Screen) {
+    switch screen.cacheKey {
+    case .list(let key)?: repositoryLists[key]?.lastNavigation = navigations
+    case .detail(let key)?: repositories[key]?.lastNavigation = navigations
+    case nil: break
+    }
+  }
+
+  /// Drops the least recently navigated lists and details beyond ``maximumRepositoryLists``
+  /// and ``maximumRepositoryDetails`` that no session shows and no pending load targets.
+  mutating func evictBeyondCacheBounds() {
+    guard
+      repositoryLists.count > Self.maximumRepositoryLists
+        || repositories.count > Self.maximumRepositoryDetails
+    else { return }
+    var inUse = Set(sessions.values.compactMap(\.route.screen.cacheKey))
+    inUse.formUnion(loads.map(\.target.cacheKey))
+    repositoryLists.evictLeastRecentlyNavigated(beyond: Self.maximumRepositoryLists) {
+      inUse.contains(.list($0))
+    }
+    repositories.evictLeastRecentlyNavigated(beyond: Self.maximumRepositoryDetails) {
+      inUse.contains(.detail($0))
+    }
+  }
+}
+
+/// Where a screen's or a load's data is kept in the state.
+enum CacheKey: Hashable {
+  /// A ``BrowserState/repositoryLists`` key.
+  case list(String)
+  /// A ``BrowserState/repositories`` key.
+  case detail(String)
+}
+
+extension Route.Screen {
+  /// The key of the data the screen shows; `nil` for the bookmarks, which hold names only.
+  var cacheKey: CacheKey? {
+    switch self {
+    case .repositories(let source): .list(source.key)
+    case .repository(let owner, let name): .detail(LoadTarget.detailKey(owner: owner, name: name))
+    case .bookmarks: nil
+    }
+  }
+}
+
+extension LoadTarget {
+  /// The key of the data the load fills in.
+  var cacheKey: CacheKey {
+    switch self {
+    case .repositories(let source, _): .list(source.key)
+    case .repository(let owner, let name): .detail(LoadTarget.detailKey(owner: owner, name: name))
+    }
+  }
+}
