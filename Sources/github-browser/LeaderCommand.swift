@@ -39,9 +39,8 @@ let leaderCommand = Command(
     }
     try arguments.finish()
     configuration.schemaVersion = browserSchemaVersion
-    configuration.validate = { action, _ in validateBrowserAction(action) }
-
     let store = Store<BrowserState>(reducer: browserStoreReducer, state: BrowserState())
+    configuration.validate = { action, _ in validateBrowserAction(action, in: store.state) }
     let leader: Leader<BrowserState>
     do {
       leader = try blockingAsync { [configuration] in

@@ -76,13 +76,32 @@ import Testing
     #expect(store.state.bookmarks.isEmpty)
   }
 
+  @Test func aNewBookmarkBeyondTheMaximumIsRefusedWithAReason() {
+    let store = Store<BrowserState>(reducer: browserStoreReducer, state: BrowserState())
+    for index in 0..<BrowserState.maximumBookmarks {
+      store.dispatch(AddBookmark(owner: "ada", name: "repo-\(index)"))
+    }
+    let another = AddBookmark(owner: "ada", name: "one-more")
+    let rejection = validateBrowserAction(another, in: store.state)
+    #expect(rejection?.code == .refused)
+    #expect(
+      rejection?.message.contains("at most \(BrowserState.maximumBookmarks) bookmarks") == true)
+    // One already kept is not new (its name in any case), and removing makes room.
+    #expect(
+      validateBrowserAction(AddBookmark(owner: "ADA", name: "REPO-7"), in: store.state) == nil)
+    store.dispatch(another)
+    #expect(store.state.bookmarks.count == BrowserState.maximumBookmarks)
+    store.dispatch(RemoveBookmark(owner: "ada", name: "repo-0"))
+    #expect(validateBrowserAction(another, in: store.state) == nil)
+  }
+
   @Test func validationAcceptsWellFormedActions() {
     for (action, _) in everyAction {
-      #expect(validateBrowserAction(action) == nil)
+      #expect(validateBrowserAction(action, in: BrowserState()) == nil)
     }
     let selecting = Navigate(
       session: "s", route: Route(screen: .bookmarks, selection: "ada/cinder-server"))
-    #expect(validateBrowserAction(selecting) == nil)
+    #expect(validateBrowserAction(selecting, in: BrowserState()) == nil)
   }
 
   @Test func validationRefusesBadNamesSessionsAndPages() {
@@ -112,7 +131,7 @@ import Testing
           rateLimit: RateLimitStatus(limit: 60, remaining: 0, resetAt: -1))),
     ]
     for action in bad {
-      let rejection = validateBrowserAction(action)
+      let rejection = validateBrowserAction(action, in: BrowserState())
       #expect(rejection?.code == .refused, "\(action)")
       #expect(rejection?.message.isEmpty == false)
     }

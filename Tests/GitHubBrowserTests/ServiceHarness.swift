@@ -14,10 +14,10 @@ final class ServiceHarness: Sendable {
     var configuration = LeaderConfiguration()
     configuration.heartbeatInterval = .milliseconds(100)
     configuration.schemaVersion = browserSchemaVersion
-    configuration.validate = { action, _ in validateBrowserAction(action) }
+    let store = Store<BrowserState>(reducer: browserStoreReducer, state: BrowserState())
+    configuration.validate = { action, _ in validateBrowserAction(action, in: store.state) }
     leader = try await Leader(
-      store: Store<BrowserState>(reducer: browserStoreReducer, state: BrowserState()),
-      registry: browserRegistry, configuration: configuration)
+      store: store, registry: browserRegistry, configuration: configuration)
   }
 
   /// A new follower of the leader.

@@ -43,22 +43,25 @@ public let browserUserTags: Set<String> = [
   "github.load.request",
 ]
 
-/// The leader's validation of forwarded actions (``LeaderConfiguration/validate``): refuses
-/// names GitHub would never accept (in routes, selections, loads and bookmarks), empty or
-/// oversized session ids, page numbers out of range, claims without a worker or a future
-/// expiry, and load results whose times are not seconds since 1970 before the year 10000, with
-/// a message saying what is wrong.
+/// The leader's validation of forwarded actions (``LeaderConfiguration/validate``) against its
+/// current `state`: refuses names GitHub would never accept (in routes, selections, loads and
+/// bookmarks), a new bookmark beyond ``BrowserState/maximumBookmarks``, empty or oversized
+/// session ids, page numbers out of range, claims without a worker or a future expiry, and
+/// load results whose times are not seconds since 1970 before the year 10000, with a message
+/// saying what is wrong.
 ///
 /// ```swift
 /// var configuration = LeaderConfiguration()
 /// configuration.schemaVersion = browserSchemaVersion
-/// configuration.validate = { action, _ in validateBrowserAction(action) }
+/// configuration.validate = { action, _ in validateBrowserAction(action, in: store.state) }
 /// ```
-public func validateBrowserAction(_ action: any Action) -> Rejection? {
+public func validateBrowserAction(_ action: any Action, in state: BrowserState) -> Rejection? {
   let problem: String?
   switch action {
   case let bookmark as AddBookmark:
-    problem = nameProblem(owner: bookmark.owner, name: bookmark.name)
+    problem =
+      nameProblem(owner: bookmark.owner, name: bookmark.name)
+      ?? bookmarkLimitProblem(Bookmark(owner: bookmark.owner, name: bookmark.name), in: state)
   case let bookmark as RemoveBookmark:
     problem = nameProblem(owner: bookmark.owner, name: bookmark.name)
   case let navigate as Navigate:
@@ -79,6 +82,12 @@ public func validateBrowserAction(_ action: any Action) -> Rejection? {
     problem = nil
   }
   return problem.map { Rejection(code: .refused, message: $0) }
+}
+
+private func bookmarkLimitProblem(_ bookmark: Bookmark, in state: BrowserState) -> String? {
+  guard state.bookmarks.count >= BrowserState.maximumBookmarks, !state.hasBookmark(bookmark)
+  else { return nil }
+  return "the service keeps at most \(BrowserState.maximumBookmarks) bookmarks: remove one first"
 }
 
 private func sessionProblem(_ session: String) -> String? {

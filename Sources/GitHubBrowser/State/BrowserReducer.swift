@@ -25,8 +25,9 @@ public func browserReducer(_ state: inout BrowserState, _ action: BrowserAction)
   case .completeLoad(let id, let workerID, let result):
     state.completeLoad(id: id, workerID: workerID, result: result)
   case .addBookmark(let bookmark):
-    let key = bookmark.fullName.lowercased()
-    if !state.bookmarks.contains(where: { $0.fullName.lowercased() == key }) {
+    // The leader's validation refuses a new bookmark beyond the bound with a reason; one that
+    // reaches the reducer all the same (dispatched on the leader itself) changes nothing.
+    if !state.hasBookmark(bookmark), state.bookmarks.count < BrowserState.maximumBookmarks {
       state.bookmarks.append(bookmark)
     }
   case .removeBookmark(let bookmark):

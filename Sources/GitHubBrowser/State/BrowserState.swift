@@ -11,7 +11,7 @@ public struct BrowserState: Codable, Equatable, Sendable {
   public var repositoryLists: [String: CacheEntry<RepositoryList>] = [:]
   /// Repository details by `owner/name` in lower case; at most ``maximumRepositoryDetails``.
   public var repositories: [String: CacheEntry<RepositoryDetail>] = [:]
-  /// The bookmarks, in the order they were added.
+  /// The bookmarks, in the order they were added; at most ``maximumBookmarks``.
   public var bookmarks: [Bookmark] = []
   /// Each browser client's session (its route), by client session id; at most
   /// ``maximumSessions``.
@@ -24,8 +24,18 @@ public struct BrowserState: Codable, Equatable, Sendable {
   /// The id the next requested load gets.
   public var nextLoadID = 1
 
+  /// The most bookmarks the service keeps (shared by every user): the leader's validation
+  /// refuses a new one beyond it, saying so.
+  public static let maximumBookmarks = 500
+
   /// The initial state: nothing loaded, nobody signed in yet.
   public init() {}
+
+  /// Whether `bookmark` is kept (names compare without regard to case, as GitHub's do).
+  public func hasBookmark(_ bookmark: Bookmark) -> Bool {
+    let key = bookmark.fullName.lowercased()
+    return bookmarks.contains { $0.fullName.lowercased() == key }
+  }
 
   /// The list for `source`, or an empty one.
   public func list(for source: RepositorySource) -> RepositoryList {
