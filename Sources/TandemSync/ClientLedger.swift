@@ -12,8 +12,9 @@
 /// - a rejected action uses its number up.
 ///
 /// The ledger is part of the leader's state: it is journaled with the deltas that change it and
-/// restored at recovery. Clients idle for longer than ``idleLimit`` sequences are forgotten
-/// (see ``evictIdle(now:)``), and a forgotten client starts again at number 1.
+/// restored at recovery. It forgets clients idle for longer than ``idleLimit`` sequences, and
+/// the least recently active beyond ``maximumClients`` (see ``evict(now:)``); a forgotten
+/// client starts again at number 1.
 public struct ClientLedger: Sendable, Equatable, Codable {
   /// One client's entry.
   public struct Entry: Sendable, Equatable, Codable {
@@ -43,19 +44,38 @@ public struct ClientLedger: Sendable, Equatable, Codable {
 
   /// The entries by client id.
   public private(set) var entries: [String: Entry] = [:]
-  /// Clients with no action for more than this many sequences are forgotten by ``evictIdle(now:)``.
+  /// Clients with no action for more than this many sequences are forgotten by ``evict(now:)``.
   public var idleLimit: UInt64
+  /// The most clients kept: ``evict(now:)`` forgets the least recently active beyond it.
+  public var maximumClients: Int
   /// The most rejections kept per client (the latest, by number).
   public static let rejectionsKept = 64
 
-  public init(idleLimit: UInt64 = 10_000_000) {
+  /// The clients none of whose actions was applied (rejected ones only), oldest activity
+  /// first: the first to go beyond ``maximumClients``.
+  private var rejectedOnly = RecencyQueue<String, UInt64>()
+  /// The clients with an applied action, oldest activity first.
+  private var applied = RecencyQueue<String, UInt64>()
+
+  /// An empty ledger.
+  public init(idleLimit: UInt64 = 10_000_000, maximumClients: Int = 100_000) {
     self.idleLimit = idleLimit
+    self.maximumClients = maximumClients
   }
 
   /// A ledger holding exactly `entries`, as recovered from a journal.
-  public init(idleLimit: UInt64 = 10_000_000, restoring entries: [String: Entry]) {
-    self.idleLimit = idleLimit
+  public init(
+    idleLimit: UInt64 = 10_000_000, maximumClients: Int = 100_000,
+    restoring entries: [String: Entry]
+  ) {
+    self.init(idleLimit: idleLimit, maximumClients: maximumClients)
     self.entries = entries
+    // In the order of their activity; a tie in client id order, so that it is the same at
+    // every recovery.
+    let byActivity = entries.sorted {
+      ($0.value.lastActive, $0.key) < ($1.value.lastActive, $1.key)
+    }
+    for (client, entry) in byActivity { noteActivity(of: client, entry) }
   }
 
   /// The last number `client` used up (0 for a client the leader does not know).
@@ -77,8 +97,7 @@ public struct ClientLedger: Sendable, Equatable, Codable {
 
   /// Records that `number` of `client` took effect at `sequence`.
   public mutating func recordApplied(client: String, number: UInt64, sequence: UInt64) {
-    entries[client, default: .unused].applied(
-      number, at: sequence)
+    update(client) { $0.applied(number, at: sequence) }
   }
 
   /// Records that `number` of `client` was rejected, with `rejection`, at leader sequence `now`;
@@ -86,8 +105,7 @@ public struct ClientLedger: Sendable, Equatable, Codable {
   public mutating func recordRejected(
     client: String, number: UInt64, now: UInt64, rejection: Rejection
   ) {
-    entries[client, default: .unused].rejected(
-      number, now: now, rejection: rejection)
+    update(client) { $0.rejected(number, now: now, rejection: rejection) }
   }
 
   /// Puts `client`'s entry back after a batch that did not commit: to `before` (its entry before
@@ -98,29 +116,122 @@ public struct ClientLedger: Sendable, Equatable, Codable {
     client: String, before: Entry?, after: Entry, undone: [UInt64], rejection: Rejection,
     now: UInt64
   ) {
-    var entry = before ?? .unused
-    entry.rejections = after.rejections
-    for number in undone { entry.rejected(number, now: now, rejection: rejection) }
-    entry.lastNumber = after.lastNumber
-    entry.lastActive = now
-    entries[client] = entry
+    update(client) { entry in
+      entry = before ?? .unused
+      entry.rejections = after.rejections
+      for number in undone { entry.rejected(number, now: now, rejection: rejection) }
+      entry.lastNumber = after.lastNumber
+      entry.lastActive = now
+    }
   }
 
-  /// Forgets clients whose last action was more than ``idleLimit`` sequences before `now`;
-  /// returns their ids.
+  /// Forgets the clients whose last action was more than ``idleLimit`` sequences before `now`,
+  /// then, while more than ``maximumClients`` are left, the least recently active: first those
+  /// none of whose actions was applied (only rejected), then the others, each by the sequence
+  /// of its last action. Returns their ids.
+  ///
+  /// It costs in proportion to the clients it forgets, not to the clients in the ledger.
   @discardableResult
-  public mutating func evictIdle(now: UInt64) -> [String] {
-    guard now > idleLimit else { return [] }
-    let cutoff = now - idleLimit
-    let idle = entries.filter { $0.value.lastActive < cutoff }.map(\.key)
-    for client in idle { entries.removeValue(forKey: client) }
-    return idle
+  public mutating func evict(now: UInt64) -> [String] {
+    let cutoff = now > idleLimit ? now - idleLimit : 0
+    var forgotten: [String] = []
+    for hasApplied in [false, true] {
+      while let oldest = oldest(hasApplied: hasApplied), oldest.lastActive < cutoff {
+        forgotten.append(forget(oldest.client, hasApplied: hasApplied))
+      }
+    }
+    while entries.count > maximumClients {
+      let hasApplied = oldest(hasApplied: false) == nil
+      guard let oldest = oldest(hasApplied: hasApplied) else { break }
+      forgotten.append(forget(oldest.client, hasApplied: hasApplied))
+    }
+    return forgotten
+  }
+
+  /// Changes `client`'s entry (a new one for a client the ledger does not know) and notes a
+  /// change of its activity.
+  private mutating func update(_ client: String, _ change: (inout Entry) -> Void) {
+    let old = entries[client]
+    var entry = old ?? .unused
+    change(&entry)
+    entries[client] = entry
+    if old?.lastActive != entry.lastActive || old?.hasApplied != entry.hasApplied {
+      noteActivity(of: client, entry)
+    }
+  }
+
+  private mutating func noteActivity(of client: String, _ entry: Entry) {
+    let isCurrent = Self.isCurrent(in: entries, hasApplied: entry.hasApplied)
+    if entry.hasApplied {
+      applied.append(client, at: entry.lastActive, tableCount: entries.count, isCurrent: isCurrent)
+    } else {
+      rejectedOnly.append(
+        client, at: entry.lastActive, tableCount: entries.count, isCurrent: isCurrent)
+    }
+  }
+
+  /// The least recently active client with an applied action, or without one.
+  private mutating func oldest(hasApplied: Bool) -> (client: String, lastActive: UInt64)? {
+    let isCurrent = Self.isCurrent(in: entries, hasApplied: hasApplied)
+    let oldest =
+      hasApplied ? applied.oldest(isCurrent: isCurrent) : rejectedOnly.oldest(isCurrent: isCurrent)
+    return oldest.map { ($0.key, $0.stamp) }
+  }
+
+  /// Forgets `client`, the oldest of its queue; returns it.
+  private mutating func forget(_ client: String, hasApplied: Bool) -> String {
+    entries.removeValue(forKey: client)
+    if hasApplied { applied.removeOldest() } else { rejectedOnly.removeOldest() }
+    return client
+  }
+
+  /// Whether a queue's mark (a client and the activity it had then) is still the client's.
+  private static func isCurrent(
+    in entries: [String: Entry], hasApplied: Bool
+  ) -> (String, UInt64) -> Bool {
+    { client, lastActive in
+      guard let entry = entries[client] else { return false }
+      return entry.lastActive == lastActive && entry.hasApplied == hasApplied
+    }
+  }
+
+  /// Ledgers are equal when their entries and limits are (the order of activity follows from
+  /// the entries).
+  public static func == (left: ClientLedger, right: ClientLedger) -> Bool {
+    left.entries == right.entries && left.idleLimit == right.idleLimit
+      && left.maximumClients == right.maximumClients
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case entries, idleLimit, maximumClients
+  }
+
+  /// Decodes the entries and the limits (a ledger encoded without ``maximumClients`` gets the
+  /// default).
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      idleLimit: try container.decode(UInt64.self, forKey: .idleLimit),
+      maximumClients: try container.decodeIfPresent(Int.self, forKey: .maximumClients)
+        ?? 100_000,
+      restoring: try container.decode([String: Entry].self, forKey: .entries))
+  }
+
+  /// Encodes the entries and the limits.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(entries, forKey: .entries)
+    try container.encode(idleLimit, forKey: .idleLimit)
+    try container.encode(maximumClients, forKey: .maximumClients)
   }
 }
 
 extension ClientLedger.Entry {
   /// The entry of a client the ledger has not seen: no number used yet.
   fileprivate static var unused: Self { Self(lastNumber: 0, lastSequence: 0, lastActive: 0) }
+
+  /// Whether one of the client's actions was applied (else it has only rejections).
+  fileprivate var hasApplied: Bool { lastSequence != 0 }
 
   fileprivate mutating func applied(_ number: UInt64, at sequence: UInt64) {
     lastNumber = number

@@ -67,9 +67,60 @@ struct ClientLedgerTests {
     var ledger = ClientLedger(idleLimit: 100)
     ledger.recordApplied(client: "old", number: 1, sequence: 1)
     ledger.recordApplied(client: "new", number: 1, sequence: 150)
-    ledger.evictIdle(now: 200)
+    ledger.evict(now: 200)
     #expect(ledger.lastNumber(of: "old") == 0)
     #expect(ledger.lastNumber(of: "new") == 1)
+  }
+
+  @Test func aClientActiveAgainIsNotForgottenForItsEarlierActivity() {
+    var ledger = ClientLedger(idleLimit: 100)
+    ledger.recordApplied(client: "a", number: 1, sequence: 1)
+    ledger.recordApplied(client: "b", number: 1, sequence: 2)
+    ledger.recordApplied(client: "a", number: 2, sequence: 150)
+    #expect(ledger.evict(now: 200) == ["b"])
+    #expect(ledger.evict(now: 251) == ["a"])
+    #expect(ledger.entries.isEmpty)
+  }
+
+  @Test func beyondTheMaximumTheLeastRecentlyActiveGoRejectedOnlyClientsFirst() {
+    var ledger = ClientLedger(maximumClients: 3)
+    let refused = Rejection(code: .refused, message: "no")
+    ledger.recordApplied(client: "a", number: 1, sequence: 1)
+    ledger.recordApplied(client: "b", number: 1, sequence: 2)
+    for client in ["x", "y", "z"] {
+      ledger.recordRejected(client: client, number: 1, now: 2, rejection: refused)
+    }
+    #expect(ledger.evict(now: 2) == ["x", "y"])
+    ledger.recordRejected(client: "w", number: 1, now: 2, rejection: refused)
+    #expect(ledger.evict(now: 2) == ["z"])
+    // A client whose action is applied is no longer among the first to go.
+    ledger.recordApplied(client: "w", number: 2, sequence: 3)
+    ledger.recordApplied(client: "c", number: 1, sequence: 4)
+    #expect(ledger.evict(now: 4) == ["a"])
+    #expect(Set(ledger.entries.keys) == ["b", "w", "c"])
+  }
+
+  @Test func aRestoredLedgerForgetsInTheOrderOfActivity() {
+    let entries = [
+      "late": ClientLedger.Entry(lastNumber: 1, lastSequence: 9, lastActive: 9),
+      "early": ClientLedger.Entry(lastNumber: 1, lastSequence: 3, lastActive: 3),
+      "middle": ClientLedger.Entry(lastNumber: 1, lastSequence: 5, lastActive: 5),
+    ]
+    var ledger = ClientLedger(maximumClients: 1, restoring: entries)
+    #expect(ledger.evict(now: 9) == ["early", "middle"])
+    #expect(ledger == ClientLedger(maximumClients: 1, restoring: ["late": entries["late"]!]))
+  }
+
+  @Test func manyTouchesOfFewClientsKeepTheLedgerSmall() {
+    var ledger = ClientLedger(idleLimit: 10, maximumClients: 2)
+    var largest = 0
+    for sequence in UInt64(1)...10_000 {
+      ledger.recordApplied(client: "c\(sequence % 3)", number: sequence, sequence: sequence)
+      ledger.evict(now: sequence)
+      largest = max(largest, ledger.entries.count)
+    }
+    #expect(largest == 2)
+    #expect(Set(ledger.entries.keys) == ["c0", "c1"])
   }
 }
 

@@ -12,7 +12,8 @@ public enum FollowerError: Error, Sendable, Equatable, CustomStringConvertible {
   /// replica showed it: the leader may have lost the action with that history.
   case historyLost
   /// The leader forgot this follower's client id (it evicted it as idle, see
-  /// ``LeaderConfiguration/ledgerIdleLimit``) while the action was sent and unanswered: it may
+  /// ``LeaderConfiguration/ledgerIdleLimit``, or beyond its
+  /// ``LeaderConfiguration/maximumLedgerClients``) while the action was sent and unanswered: it may
   /// have been applied, and sent again it could be applied twice, so it was not. Check the
   /// state before sending it again.
   case outcomeUnknown

@@ -13,7 +13,7 @@ public struct JournalRecovery: Sendable, Equatable {
   /// snapshot's document, one per delta.
   public var deltas: [Delta]
   /// The client ledger as of the last commit: the snapshot's ledger with every later change,
-  /// rejections included (which no delta records). Set the leader's idle limit on it.
+  /// rejections included (which no delta records). Set the leader's limits on it.
   public var ledger: ClientLedger
 
   /// A recovery with the given parts.

@@ -7,7 +7,7 @@ public struct JournalSnapshot: Sendable, Equatable {
   public var hash: UInt64
   /// The state as canonical JSON bytes.
   public var document: [UInt8]
-  /// The client ledger at ``sequence`` (with the default idle limit: set the leader's own).
+  /// The client ledger at ``sequence`` (with the default limits: set the leader's own).
   public var ledger: ClientLedger
 
   /// A snapshot with the given parts.

@@ -31,6 +31,14 @@ public struct LeaderConfiguration: Sendable {
   /// was answered (the protocol's "Dispatch" section), and otherwise fails the receipts of the
   /// actions in doubt with ``FollowerError/outcomeUnknown``.
   public var ledgerIdleLimit: UInt64 = 10_000_000
+  /// The most clients the exactly-once ledger keeps (each costs a journal row, and up to
+  /// ``ClientLedger/rejectionsKept`` rejections). When a batch leaves more, the leader forgets
+  /// the least recently active beyond it: first the clients none of whose actions was applied
+  /// (only rejected, as a misbehaving client's new ids are), then the others, each by the
+  /// sequence of its last action. A forgotten client loses exactly once as with
+  /// ``ledgerIdleLimit``: keep this well above the number of clients that dispatch to the
+  /// leader within the idle limit (followers with random ids count one per process).
+  public var maximumLedgerClients = 100_000
   /// The file of the leader's journal (SQLite), or nil to keep history in memory only (as
   /// ``Durability/off``: a new epoch, from the store's initial state, at every start). With a
   /// journal, a restarted leader recovers its state, sequence, epoch and ledger from it, and

@@ -26,9 +26,8 @@ extension FollowerEngine {
           }
           if !unknown.isEmpty {
             log.error(
-              "the leader no longer knows this client's numbers (it evicted the client as idle) "
-                + "with \(unknown.count) actions unanswered; they may have been applied, so they "
-                + "are not sent again")
+              "the leader evicted this client from its ledger with \(unknown.count) actions "
+                + "unanswered; they may have been applied, so they are not sent again")
           }
           for entry in unknown { entry.receipt.settle(.failure(.outcomeUnknown)) }
           flushOutbox()

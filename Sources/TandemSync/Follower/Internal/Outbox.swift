@@ -137,13 +137,13 @@ struct Outbox {
   /// Aligns the numbering with the leader's ledger at the `WELCOME` of `epoch` (of a join or a
   /// realignment). At the first `WELCOME` (a stable client id continuing its numbering from an
   /// earlier process), and whenever the leader's last number for this client is below the
-  /// oldest unanswered one − 1 (the leader has forgotten the client: a new history, or an idle
-  /// client evicted), the unanswered actions are renumbered from its last number + 1, and
+  /// oldest unanswered one − 1 (the leader has forgotten the client: a new history, or a client
+  /// evicted), the unanswered actions are renumbered from its last number + 1, and
   /// everything unanswered is sent again.
   ///
   /// Except at the `WELCOME` of a new connection (`reconnected`) from a leader that forgot the
   /// client within the history the actions were sent to (the epoch is unchanged: it evicted the
-  /// client as idle): an action sent on an earlier connection may have been applied with its
+  /// client): an action sent on an earlier connection may have been applied with its
   /// answer lost, and renumbered it would be applied a second time. Those are removed and
   /// returned, for their receipts to fail; the ones never sent are renumbered. (At a
   /// realignment's `WELCOME`, every action still here was answered `out-of-order` on this

@@ -89,7 +89,7 @@ final class LeaderHistory<State: Sendable>: Sendable {
       let patches = contents.unpublishedPatches
       contents.unpublished.removeAll(keepingCapacity: true)
       contents.unpublishedPatches.removeAll(keepingCapacity: true)
-      let forgotten = contents.ledger.evictIdle(now: contents.sequence)
+      let forgotten = contents.ledger.evict(now: contents.sequence)
       var changed: [String: ClientLedger.Entry] = [:]
       for client in contents.changedClients {
         if let entry = contents.ledger.entries[client] { changed[client] = entry }

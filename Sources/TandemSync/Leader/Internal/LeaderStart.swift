@@ -14,11 +14,13 @@ struct LeaderStart<State: Codable & Sendable>: Sendable {
   var journal: Journal?
 
   init(initial: State, configuration: LeaderConfiguration, log: Logger) throws {
-    let idleLimit = configuration.ledgerIdleLimit
+    let emptyLedger = ClientLedger(
+      idleLimit: configuration.ledgerIdleLimit,
+      maximumClients: configuration.maximumLedgerClients)
     guard let path = configuration.journalPath, configuration.journal.durability != .off else {
       self.init(
         epoch: .random(), sequence: 0, state: initial,
-        ledger: ClientLedger(idleLimit: idleLimit), recovered: false, recentDeltas: [],
+        ledger: emptyLedger, recovered: false, recentDeltas: [],
         journal: nil)
       return
     }
@@ -30,17 +32,18 @@ struct LeaderStart<State: Codable & Sendable>: Sendable {
       let document = try encoder.encode(initial).canonicalBytes()
       try journal.writeSnapshot(
         sequence: 0, document: document,
-        ledger: ClientLedger(idleLimit: idleLimit))
+        ledger: emptyLedger)
       log.info("new journal at \(path), epoch \(recovery.epoch)")
       self.init(
         epoch: recovery.epoch, sequence: 0, state: initial,
-        ledger: ClientLedger(idleLimit: idleLimit), recovered: false, recentDeltas: [],
+        ledger: emptyLedger, recovered: false, recentDeltas: [],
         journal: journal)
       return
     }
     let state = try Self.replay(snapshot, recovery.deltas, path: path)
     var ledger = recovery.ledger
-    ledger.idleLimit = idleLimit
+    ledger.idleLimit = configuration.ledgerIdleLimit
+    ledger.maximumClients = configuration.maximumLedgerClients
     log.info(
       "recovered \(path): snapshot at \(snapshot.sequence) + \(recovery.deltas.count) deltas, "
         + "epoch \(recovery.epoch) (\(recovery.epochContinuity))")
