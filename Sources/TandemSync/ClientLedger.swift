@@ -70,12 +70,7 @@ public struct ClientLedger: Sendable, Equatable, Codable {
   ) {
     self.init(idleLimit: idleLimit, maximumClients: maximumClients)
     self.entries = entries
-    // In the order of their activity; a tie in client id order, so that it is the same at
-    // every recovery.
-    let byActivity = entries.sorted {
-      ($0.value.lastActive, $0.key) < ($1.value.lastActive, $1.key)
-    }
-    for (client, entry) in byActivity { noteActivity(of: client, entry) }
+    for (client, entry) in Self.byActivity(entries) { noteActivity(of: client, entry) }
   }
 
   /// The last number `client` used up (0 for a client the leader does not know).
@@ -123,6 +118,13 @@ public struct ClientLedger: Sendable, Equatable, Codable {
       entry.lastNumber = after.lastNumber
       entry.lastActive = now
     }
+  }
+
+  /// Takes the entries of `changed` and forgets the clients of `forgotten` (none of them in
+  /// `changed`): what a batch changed in another copy of the ledger.
+  mutating func apply(_ changed: [String: Entry], forgetting forgotten: [String]) {
+    for (client, entry) in Self.byActivity(changed) { update(client) { $0 = entry } }
+    for client in forgotten { entries.removeValue(forKey: client) }
   }
 
   /// Forgets the clients whose last action was more than ``idleLimit`` sequences before `now`,
@@ -183,6 +185,12 @@ public struct ClientLedger: Sendable, Equatable, Codable {
     entries.removeValue(forKey: client)
     if hasApplied { applied.removeOldest() } else { rejectedOnly.removeOldest() }
     return client
+  }
+
+  /// `entries` in the order of their activity, a tie in client id order (the same at every
+  /// recovery).
+  private static func byActivity(_ entries: [String: Entry]) -> [(key: String, value: Entry)] {
+    entries.sorted { ($0.value.lastActive, $0.key) < ($1.value.lastActive, $1.key) }
   }
 
   /// Whether a queue's mark (a client and the activity it had then) is still the client's.

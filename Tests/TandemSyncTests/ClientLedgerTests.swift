@@ -111,6 +111,25 @@ struct ClientLedgerTests {
     #expect(ledger == ClientLedger(maximumClients: 1, restoring: ["late": entries["late"]!]))
   }
 
+  @Test func aCopyTakingEachBatchsChangesStaysEqualToTheLedger() {
+    var ledger = ClientLedger(maximumClients: 3)
+    var copy = ledger
+    let refused = Rejection(code: .refused, message: "no")
+    for batch in UInt64(1)...20 {
+      var changed: Set<String> = []
+      for client in ["a\(batch % 5)", "b\(batch % 2)"] {
+        ledger.recordApplied(client: client, number: batch, sequence: batch)
+        changed.insert(client)
+      }
+      ledger.recordRejected(client: "r\(batch)", number: 1, now: batch, rejection: refused)
+      changed.insert("r\(batch)")
+      let forgotten = ledger.evict(now: batch)
+      let entries = ledger.entries.filter { changed.contains($0.key) }
+      copy.apply(entries, forgetting: forgotten)
+      #expect(copy == ledger)
+    }
+  }
+
   @Test func manyTouchesOfFewClientsKeepTheLedgerSmall() {
     var ledger = ClientLedger(idleLimit: 10, maximumClients: 2)
     var largest = 0

@@ -20,7 +20,10 @@ final class LeaderEngine<State: Codable & Sendable> {
   private let scope: LoopScope
 
   var backlog: Backlog
-  /// The newest committed and published sequence, the state and the ledger at it.
+  /// The newest committed and published sequence, the state and the ledger at it. The ledger is
+  /// a copy of the history's kept in step with each batch's changes, not the history's own
+  /// shared: the next action recorded would then copy the history's whole ledger, at every
+  /// batch.
   var published: (sequence: UInt64, state: State, ledger: ClientLedger)
   /// The canonical JSON and hash of the state at one published sequence, encoded once.
   var snapshotCache: (sequence: UInt64, document: Frame, hash: UInt64)?
@@ -104,7 +107,9 @@ final class LeaderEngine<State: Codable & Sendable> {
       }
     }
     publish(deltas, epoch: batch.epoch)
-    published = (batch.sequence, batch.state, batch.ledger)
+    published.sequence = batch.sequence
+    published.state = batch.state
+    published.ledger.apply(batch.changedEntries, forgetting: batch.forgotten)
     sendPendingReplies()
     if snapshotDue { writeJournalSnapshot() }
   }

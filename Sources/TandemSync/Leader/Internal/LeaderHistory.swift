@@ -27,8 +27,8 @@ final class LeaderHistory<State: Sendable>: Sendable {
     var changedClients: Set<String> = []
   }
 
-  /// What the loop takes to commit and publish: the actions, and the state, sequence and ledger
-  /// after the last of them, with the ledger entries the batch changed.
+  /// What the loop takes to commit and publish: the actions, and the state and sequence after
+  /// the last of them, with the ledger entries the batch changed and the clients it forgot.
   struct Batch {
     var epoch: Epoch
     var actions: [AppliedAction]
@@ -36,7 +36,6 @@ final class LeaderHistory<State: Sendable>: Sendable {
     var patches: [Frame]
     var sequence: UInt64
     var state: State
-    var ledger: ClientLedger
     var changedEntries: [String: ClientLedger.Entry]
     var forgotten: [String]
   }
@@ -97,8 +96,7 @@ final class LeaderHistory<State: Sendable>: Sendable {
       contents.changedClients.removeAll(keepingCapacity: true)
       return Batch(
         epoch: contents.epoch, actions: actions, patches: patches, sequence: contents.sequence,
-        state: current ?? contents.state,
-        ledger: contents.ledger, changedEntries: changed, forgotten: forgotten)
+        state: current ?? contents.state, changedEntries: changed, forgotten: forgotten)
     }
   }
 
