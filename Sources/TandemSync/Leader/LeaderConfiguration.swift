@@ -39,6 +39,13 @@ public struct LeaderConfiguration: Sendable {
   /// ``ledgerIdleLimit``: keep this well above the number of clients that dispatch to the
   /// leader within the idle limit (followers with random ids count one per process).
   public var maximumLedgerClients = 100_000
+  /// The most followers the leader keeps track of: their `STATS` entries, and which connection
+  /// owns each one's client id (see ``LeaderStatistics/followers`` and the protocol's `superseded`
+  /// error). Past it, it forgets the follower heard from (`HELLO` or `PING`) least recently, as
+  /// it forgets one not heard from for a minute: a dispatch for that client id is then accepted
+  /// from any connection, as for a client id no connection has said `HELLO` for, until its
+  /// follower says `HELLO` again.
+  public var maximumFollowers = 10_000
   /// The file of the leader's journal (SQLite), or nil to keep history in memory only (as
   /// ``Durability/off``: a new epoch, from the store's initial state, at every start). With a
   /// journal, a restarted leader recovers its state, sequence, epoch and ledger from it, and

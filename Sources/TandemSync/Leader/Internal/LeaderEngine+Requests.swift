@@ -66,8 +66,8 @@ extension LeaderEngine {
           now: true)
         return
       }
-      seen(client, at: nil)
       owners[client] = routingID
+      seen(client, at: nil)
       let lastNumber = history.read { $0.ledger.lastNumber(of: client) }
       log.info("hello from \(client), last action number \(lastNumber)")
       reply(
@@ -204,17 +204,37 @@ extension LeaderEngine {
   }
 
   /// Notes that the follower `client` was heard from (HELLO or PING), with the sequence its
-  /// replica reported, if any. Followers not heard from for a minute are dropped from the list.
+  /// replica reported, if any, then forgets the followers the leader no longer tracks (see
+  /// ``forgetFollowers(now:)``). It costs amortized O(1), whatever the number of followers.
   private func seen(_ client: String, at sequence: UInt64?) {
     let now = ContinuousClock.now
     let previous = followers[client]?.sequence ?? 0
     followers[client] = (now, sequence ?? previous)
-    if followers.count > 64 || now - lastFollowerSweep > .seconds(10) {
-      lastFollowerSweep = now
-      let cutoff = now - .seconds(60)
-      followers = followers.filter { $0.value.lastSeen > cutoff }
-      owners = owners.filter { followers[$0.key] != nil }
+    followersBySeen.append(
+      client, at: now, tableCount: followers.count, isCurrent: isCurrentFollower)
+    forgetFollowers(now: now)
+  }
+
+  /// Forgets the followers not heard from for ``followerSilenceLimit``, and the least recently
+  /// heard from beyond ``LeaderConfiguration/maximumFollowers``, with the client ids they
+  /// owned: a PING under a new client id adds one, so followers are only ever a bounded list.
+  func forgetFollowers(now: ContinuousClock.Instant) {
+    let cutoff = now - Self.followerSilenceLimit
+    while let oldest = followersBySeen.oldest(isCurrent: isCurrentFollower),
+      oldest.stamp < cutoff || followers.count > configuration.maximumFollowers
+    {
+      followers[oldest.key] = nil
+      owners[oldest.key] = nil
+      followersBySeen.removeOldest()
     }
+  }
+
+  /// How long a follower not heard from stays in ``followers``.
+  static var followerSilenceLimit: Duration { .seconds(60) }
+
+  /// Whether a mark of ``followersBySeen`` is the follower's last contact.
+  private var isCurrentFollower: (String, ContinuousClock.Instant) -> Bool {
+    { [unowned self] client, lastSeen in followers[client]?.lastSeen == lastSeen }
   }
 
   /// Sends `reply` to `routingID` now, or after the current batch is committed and published

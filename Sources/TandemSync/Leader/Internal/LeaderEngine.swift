@@ -29,10 +29,11 @@ final class LeaderEngine<State: Codable & Sendable> {
   var snapshotCache: (sequence: UInt64, document: Frame, hash: UInt64)?
   /// Followers by client id: when last heard from, and the sequence they reported.
   var followers: [String: (lastSeen: ContinuousClock.Instant, sequence: UInt64)] = [:]
+  /// The followers in the order they were last heard from, oldest first.
+  var followersBySeen = RecencyQueue<String, ContinuousClock.Instant>()
   /// The connection (routing id) that last said HELLO for each client id: the only one whose
-  /// DISPATCH the leader accepts for it.
+  /// DISPATCH the leader accepts for it. Only followers in ``followers`` have one.
   var owners: [String: Frame] = [:]
-  var lastFollowerSweep = ContinuousClock.now
   /// Replies held until the deltas they refer to are committed and published; a quiet one (the
   /// `ACK` of a `DISPATCH-QUIET`) is not sent unless a failed commit made it a rejection.
   var pendingReplies: [(routingID: Frame, reply: ControlReply, quiet: Bool)] = []
@@ -296,6 +297,7 @@ final class LeaderEngine<State: Codable & Sendable> {
   /// The statistics `STATS` answers with.
   func statistics() -> LeaderStatistics {
     let now = ContinuousClock.now
+    forgetFollowers(now: now)
     let epoch = history.epoch
     return LeaderStatistics(
       epoch: epoch.description, sequence: published.sequence, backlogCount: backlog.count,
