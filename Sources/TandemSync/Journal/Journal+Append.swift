@@ -13,7 +13,7 @@ extension Journal {
   ///
   /// Each delta takes one `deltas` row per action, in sequence order: the last row carries the
   /// delta's patch, the rows before it (for a delta of several actions) an empty patch, which
-  /// reads as "this delta continues in the next row". ``deltas(from:)`` and ``recover()``
+  /// reads as "this delta continues in the next row". ``deltas(from:maximumBytes:)`` and ``recover()``
   /// return the deltas grouped as they were appended.
   ///
   /// - Parameters:

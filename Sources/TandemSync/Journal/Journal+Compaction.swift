@@ -19,7 +19,7 @@ extension Journal {
   ///
   /// Deltas are removed whole: when the window's edge falls inside a delta of several actions,
   /// that delta is kept, so the oldest row kept always starts a delta (which
-  /// ``deltas(from:)`` relies on). Each transaction also ends on a delta's last row.
+  /// ``deltas(from:maximumBytes:)`` relies on). Each transaction also ends on a delta's last row.
   ///
   /// - Parameter progress: called after each step with a line to show (for long runs).
   @discardableResult

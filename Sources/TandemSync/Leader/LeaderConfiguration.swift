@@ -19,6 +19,10 @@ public struct LeaderConfiguration: Sendable {
   public var backlogCount = 100_000
   /// The most recent deltas kept for catch-up, by patch bytes.
   public var backlogBytes = 64 << 20
+  /// The most patch bytes one catch-up (a `DELTAS` reply) carries, from the backlog or the
+  /// journal; a follower further behind is answered `STALE` and takes a snapshot instead. By
+  /// default what the backlog keeps at most (``backlogBytes``).
+  public var maximumCatchUpBytes = 64 << 20
   /// The largest message accepted on the control socket (`ZMQ_MAXMSGSIZE`); a peer that sends
   /// a larger one is disconnected by ZeroMQ.
   public var maxMessageSize = 16 << 20

@@ -136,7 +136,7 @@ final class JournalSession {
   ///
   /// Rows are grouped back into the deltas appended: a row with an empty patch continues into
   /// the next row's delta, and the first row with a patch closes it. `sequence` must be the
-  /// first sequence of a delta (the caller checks; see ``Journal/deltas(from:)``).
+  /// first sequence of a delta (the caller checks; see ``Journal/deltas(from:maximumBytes:)``).
   ///
   /// - Throws: ``JournalError/gap(path:after:next:)`` when the rows of one delta skip a
   ///   sequence; ``JournalError/corrupt(path:detail:)`` when the last rows have empty patches

@@ -162,14 +162,25 @@ extension LeaderEngine {
   }
 
   /// The published deltas from `sequence` on: from the in-memory backlog, else from the
-  /// journal's catch-up window; nil when neither reaches back that far.
+  /// journal's catch-up window; nil when neither reaches back that far, or when they hold more
+  /// than ``LeaderConfiguration/maximumCatchUpBytes`` patch bytes.
   private func catchUp(from sequence: UInt64) -> [Delta]? {
     // In step (an empty backlog too, as after recovery): nothing to send, and no snapshot needed.
     if sequence == published.sequence + 1 { return [] }
-    if let deltas = backlog.deltas(from: sequence) { return Array(deltas) }
+    let limit = configuration.maximumCatchUpBytes
+    if let deltas = backlog.deltas(from: sequence) {
+      var bytes = 0
+      for delta in deltas {
+        bytes += delta.patch.count
+        if bytes > limit { return nil }
+      }
+      return Array(deltas)
+    }
     guard let journal, sequence <= published.sequence else { return nil }
     do {
-      guard let deltas = try journal.deltas(from: sequence) else { return nil }
+      guard let deltas = try journal.deltas(from: sequence, maximumBytes: limit) else {
+        return nil
+      }
       counters.journalCatchUps += 1
       return deltas
     } catch {
