@@ -36,6 +36,43 @@ public final class Message {
     }
   }
 
+  /// A message holding a copy of `bytes` that calls `released` once libzmq is done with it
+  /// (`zmq_msg_init_data` with a free function): after a send, when it has been handed to the
+  /// connection (written to the network, or passed to the receiving socket over `inproc` and
+  /// closed there) or dropped with the connection, on one of libzmq's I/O threads or the
+  /// receiver's; when it is not sent, as the message is deinitialized. A sender can so count
+  /// what it has queued and not yet sent:
+  ///
+  /// ```swift
+  /// queued.add(bytes.count, ordering: .relaxed)
+  /// let message = Message(bytes) { queued.subtract(bytes.count, ordering: .relaxed) }
+  /// try socket.send(message, wait: .nonBlocking)
+  /// ```
+  ///
+  /// `released` runs exactly once; it must not block, nor use the socket the message was
+  /// sent on.
+  public init(_ bytes: some Collection<UInt8>, released: @escaping @Sendable () -> Void) {
+    pointer = .allocate(capacity: 1)
+    let count = bytes.count
+    let data = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 1)
+    if bytes.withContiguousStorageIfAvailable({
+      data.copyMemory(from: UnsafeRawBufferPointer($0))
+    })
+      == nil
+    {
+      data.copyBytes(from: bytes)
+    }
+    let hint = Unmanaged.passRetained(Release(released)).toOpaque()
+    let status = zmq_msg_init_data(
+      pointer, data.baseAddress, count,
+      { data, hint in
+        data?.deallocate()
+        guard let hint else { return }
+        Unmanaged<Release>.fromOpaque(hint).takeRetainedValue().action()
+      }, hint)
+    precondition(status == 0, "zmq_msg_init_data(\(count)) failed: out of memory")
+  }
+
   /// A message holding the UTF-8 of `text`.
   public convenience init(_ text: String) {
     self.init(text.utf8)
@@ -68,6 +105,15 @@ public final class Message {
     _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     try body(UnsafeRawBufferPointer(start: zmq_msg_data(pointer), count: zmq_msg_size(pointer)))
+  }
+}
+
+/// What a message made with `Message(_:released:)` calls when libzmq frees its bytes.
+private final class Release: Sendable {
+  let action: @Sendable () -> Void
+
+  init(_ action: @escaping @Sendable () -> Void) {
+    self.action = action
   }
 }
 

@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 import ZeroMQ
 
@@ -70,6 +71,29 @@ struct MessagingTests {
       #expect(error.code == .hostUnreachable)
       #expect(error.call == "zmq_send")
     }
+  }
+
+  @Test("a mandatory ROUTER refuses a message for a full queue at once instead of dropping it")
+  func routerFullQueue() throws {
+    let router = try Socket(context, .router)
+    try router.set(.routerMandatory, true)
+    try router.set(.sendHighWaterMark, 5)
+    try router.bind(.inproc("router-full"))
+    let dealer = try Socket(context, .dealer)
+    try dealer.set(.routingID, bytes("slow"))
+    try dealer.set(.receiveHighWaterMark, 5)
+    try dealer.connect(.inproc("router-full"))
+    try dealer.send("hello")
+    _ = try #require(try router.receiveParts(wait: .timeout(.seconds(5))))
+    var queued = 0
+    while try router.send(parts: [bytes("slow"), bytes("reply")], wait: .nonBlocking) {
+      queued += 1
+      try #require(queued < 1_000, "the queue never filled")
+    }
+    // Not sent, and said so (EAGAIN): the peer still gets every message queued before.
+    var received = 0
+    while try dealer.receive(wait: .nonBlocking) != nil { received += 1 }
+    #expect(received == queued)
   }
 
   @Test("a PUB with a small high-water mark drops what its subscriber cannot take")
@@ -173,4 +197,35 @@ struct MessagingTests {
     #expect(received.count == 4_096)
     #expect(received.withUnsafeBytes { $0.allSatisfy { $0 == 9 } })
   }
+
+  @Test("a Message made with a release action runs it once libzmq is done with its bytes")
+  func releasedMessage() throws {
+    let push = try Socket(context, .push)
+    try push.bind(.inproc("released"))
+    let pull = try Socket(context, .pull)
+    try pull.connect(.inproc("released"))
+    let releases = Releases()
+    try push.send(
+      Message([UInt8](repeating: 7, count: 100)) { releases.count.add(1, ordering: .relaxed) })
+    // Queued, then held by the receiving message: not released yet.
+    #expect(releases.value == 0)
+    let received = Message()
+    #expect(try pull.receive(into: received, wait: .timeout(.seconds(5))))
+    #expect(received.bytes == [UInt8](repeating: 7, count: 100))
+    #expect(releases.value == 0)
+    // Received again into (nothing arrives), the message lets go of what it held.
+    #expect(try !pull.receive(into: received, wait: .nonBlocking))
+    #expect(releases.value == 1)
+    // A message never sent is released as it goes away.
+    var unsent: Message? = Message([1, 2, 3]) { releases.count.add(1, ordering: .relaxed) }
+    #expect(unsent?.count == 3)
+    unsent = nil
+    #expect(releases.value == 2)
+  }
+}
+
+/// How many times release actions ran.
+private final class Releases: Sendable {
+  let count = Atomic<Int>(0)
+  var value: Int { count.load(ordering: .relaxed) }
 }
