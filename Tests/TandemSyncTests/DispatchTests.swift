@@ -302,10 +302,14 @@ final class RawClient {
   let context = Context()
   let socket: Socket
 
-  init(endpoint: String, routingID: [UInt8]? = nil) {
+  /// A DEALER connected to `endpoint`, with its own `routingID` if given, and a receive
+  /// high-water mark of `receiveHighWaterMark` messages (ZeroMQ's default when nil): with 1,
+  /// a client that does not read soon stops taking replies off the connection.
+  init(endpoint: String, routingID: [UInt8]? = nil, receiveHighWaterMark: Int32? = nil) {
     socket = try! Socket(context, .dealer)
     try! socket.set(.linger, .zero)
     if let routingID { try! socket.set(.routingID, routingID) }
+    if let receiveHighWaterMark { try! socket.set(.receiveHighWaterMark, receiveHighWaterMark) }
     try! socket.connect(Endpoint(parsing: endpoint)!)
   }
 

@@ -26,6 +26,14 @@ public struct LeaderConfiguration: Sendable {
   /// The largest message accepted on the control socket (`ZMQ_MAXMSGSIZE`); a peer that sends
   /// a larger one is disconnected by ZeroMQ.
   public var maxMessageSize = 16 << 20
+  /// The most bytes of `STATE` and `DELTAS` replies the leader lets wait in one control
+  /// connection's queue (ZeroMQ's, until they are written to the network). Past it, another such
+  /// reply is dropped (counted in `messagesDropped`) and the request goes unanswered, as when
+  /// the connection's queue is full: a follower asks again after its timeouts, and one that
+  /// reads its replies never has more than one waiting. A reply is always sent when none waits,
+  /// whatever its size. Other replies are small, and ZeroMQ's high-water mark (1000 messages
+  /// per connection) bounds them.
+  public var maximumQueuedReplyBytes = 16 << 20
   /// The updates socket's send high-water mark, in messages per subscriber; past it ZeroMQ
   /// drops deltas for that subscriber, which then repairs the gap by catch-up.
   public var updatesHighWaterMark: Int32 = 100_000

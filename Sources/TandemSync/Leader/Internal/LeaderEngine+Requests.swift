@@ -254,7 +254,7 @@ extension LeaderEngine {
     to routingID: Frame, _ reply: ControlReply, now: Bool = false, quietly: Bool = false
   ) {
     if now && pendingReplies.isEmpty {
-      send(reply.frames(to: routingID), on: control)
+      send(reply, to: routingID)
     } else {
       pendingReplies.append((routingID, reply, quietly))
     }

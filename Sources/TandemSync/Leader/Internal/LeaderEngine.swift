@@ -38,6 +38,8 @@ final class LeaderEngine<State: Codable & Sendable> {
   /// `ACK` of a `DISPATCH-QUIET`) is not sent unless a failed commit made it a rejection.
   var pendingReplies: [(routingID: Frame, reply: ControlReply, quiet: Bool)] = []
   var counters = LeaderCounters()
+  /// The large replies each control connection has queued and not yet sent on.
+  let queuedReplies = QueuedReplies()
   /// Diffs each batch's state against the published one, when actions are grouped.
   let differ: LeaderDiffer
   private var heartbeatTimer: LoopTimer?
@@ -233,7 +235,7 @@ final class LeaderEngine<State: Codable & Sendable> {
 
   private func sendPendingReplies() {
     for pending in pendingReplies where !pending.quiet {
-      send(pending.reply.frames(to: pending.routingID), on: control)
+      send(pending.reply, to: pending.routingID)
     }
     pendingReplies.removeAll(keepingCapacity: true)
   }
@@ -315,11 +317,46 @@ final class LeaderEngine<State: Codable & Sendable> {
   /// Sends one message without blocking; a message that cannot be sent is counted and dropped
   /// (a follower that went away, or whose queue is full, recovers by its own timeouts).
   func send(_ frames: [Frame], on socket: Socket) {
+    countingDrops { () throws(ZMQError) in try socket.send(parts: frames, wait: .nonBlocking) }
+  }
+
+  /// Runs a non-blocking `send`, and counts the message when it is not sent.
+  private func countingDrops(_ send: () throws(ZMQError) -> Bool) {
     do {
-      if try !socket.send(parts: frames, wait: .nonBlocking) { counters.messagesDropped += 1 }
+      if try !send() { counters.messagesDropped += 1 }
     } catch {
       counters.messagesDropped += 1
       log.debug("dropped a message: \(error)")
+    }
+  }
+
+  /// Sends a reply on the control socket without blocking, like ``send(_:on:)``. A `STATE` or
+  /// `DELTAS` reply is sent only while the connection has less than
+  /// ``LeaderConfiguration/maximumQueuedReplyBytes`` of them queued (or none), and else dropped
+  /// and counted, as a reply to a full queue is: ZeroMQ's high-water mark counts messages
+  /// (1000 per connection), so a peer that asks and does not read could otherwise make the
+  /// leader queue a thousand times the state, or the largest catch-up.
+  func send(_ reply: ControlReply, to routingID: Frame) {
+    let frames = reply.frames(to: routingID)
+    switch reply {
+    case .state, .deltas:
+      break
+    default:
+      send(frames, on: control)
+      return
+    }
+    let size = frames.reduce(0) { $0 + $1.count }
+    let limit = configuration.maximumQueuedReplyBytes
+    guard queuedReplies.reserve(size, for: routingID, limit: limit) else {
+      counters.messagesDropped += 1
+      log.debug("dropped a reply of \(size) bytes: its connection has replies queued to its limit")
+      return
+    }
+    // The last frame is released last, once the whole reply is out.
+    let queued = queuedReplies
+    var messages = frames.dropLast().map { Message($0) }
+    messages.append(Message(frames[frames.count - 1]) { queued.release(size, for: routingID) })
+    countingDrops { () throws(ZMQError) in try control.send(messages: messages, wait: .nonBlocking)
     }
   }
 
