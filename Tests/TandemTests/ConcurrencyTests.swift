@@ -252,8 +252,3 @@ import Testing
     #expect(otherSaw.withLock { $0 } == 11)
   }
 }
-
-/// A store its own reducer can look at, set once the store exists.
-private final class StoreReference: @unchecked Sendable {
-  weak var store: Store<CounterState>?
-}

@@ -64,3 +64,8 @@ func waitOnThisThread(timeout: Duration = .seconds(10), until condition: () -> B
     usleep(1000)
   }
 }
+
+/// A store that a reducer or subscriber made before it can look at, set once the store exists.
+final class StoreReference: @unchecked Sendable {
+  weak var store: Store<CounterState>?
+}
