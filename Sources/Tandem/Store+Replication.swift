@@ -43,13 +43,18 @@ extension Store {
   /// and its notification round is over. While `body` runs the state belongs to it alone (readers
   /// wait, as while a reducer runs), so a collection that nothing else holds changes without a
   /// copy. `body` runs on the draining thread: the calling thread, unless another thread is
-  /// draining, in which case the caller waits for it. Calling this from a subscriber of the same
-  /// store (on the draining thread) traps: the change could only run after the caller returned.
+  /// draining, in which case the caller waits for it.
+  ///
+  /// Calling this on a thread that is draining any store (from a reducer, middleware, subscriber
+  /// or reduction observer, of this store or another) traps. From this store's drain, the change
+  /// could only run after the caller returned; from another store's, waiting for this store's
+  /// drainer could deadlock (it may be waiting for the calling thread), and not waiting would
+  /// run `body` after the call returned.
   package func modifyState(_ body: @escaping (inout State) -> Bool) {
-    let thread = ThreadIdentity.current
     precondition(
-      core.withLock { $0.drainer != thread },
-      "Tandem: modifyState was called from inside the same store's notification round")
+      DrainDepth.current == 0,
+      "Tandem: modifyState was called on a thread draining a store (from a reducer, middleware, "
+        + "subscriber or observer); call it where no store is being drained")
     submit(.modification(StateModification(body: body)), intercept: false)
   }
 

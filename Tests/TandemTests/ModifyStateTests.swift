@@ -63,4 +63,17 @@ import Testing
     readerDone.wait()
     #expect(label.withLock { $0 } == "changed")
   }
+
+  @Test func aChangeFromAnotherStoresSubscriberTraps() async {
+    // Another thread could be draining the replica: the change would have to wait for it.
+    await #expect(processExitsWith: .failure) {
+      let replica = Store(reducer: counterInPlaceReducer, state: CounterState())
+      let store = Store(reducer: counterInPlaceReducer, state: CounterState())
+      let subscriber = Recorder<Int> { counter in
+        if counter == 1 { replica.modifyState { _ in false } }
+      }
+      store.subscribe(subscriber) { $0.select(\.counter) }
+      store.dispatch(Increment())
+    }
+  }
 }

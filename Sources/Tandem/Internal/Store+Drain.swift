@@ -117,9 +117,11 @@ extension Store {
       submit(.action(action, context: nil), intercept: true)
       return
     }
+    let depth = DrainDepth.enter()
     if apply(action) {
       drainQueue()
     }
+    DrainDepth.leave(restoring: depth)
   }
 
   /// Submits `work` to the drain protocol; `intercept` asks the dispatch interceptor first.
@@ -142,9 +144,11 @@ extension Store {
     }
     switch admission {
     case .drain:
+      let depth = DrainDepth.enter()
       if perform(work, observing: observing) {
         drainQueue()
       }
+      DrainDepth.leave(restoring: depth)
     case .queued:
       return
     case .wait(let wakeup):
