@@ -68,7 +68,9 @@ extension Store {
   /// thread until it returns (by middleware or thunks, synchronously) with `context`, which the
   /// reduction observer receives. The leader passes the origin of a follower's action this way.
   /// What a subscriber dispatches when notified of a state is the store's own, without a
-  /// context.
+  /// context. It returns when ``dispatch(_:)`` would: called on a thread that drains no store
+  /// (the leader's I/O thread), once the action has been applied; an action queued without
+  /// waiting (from a thread draining another store) keeps its context.
   package func dispatch(_ action: any Action, context: any Sendable) {
     let thread = ThreadIdentity.current
     let outer = core.withLock { $0.dispatchContexts.updateValue(context, forKey: thread) }

@@ -166,9 +166,18 @@ open class Store<State: Sendable>: StoreType, @unchecked Sendable {
   /// Dispatches `action` through the middleware to the reducer, then notifies subscribers.
   ///
   /// Returns once the action has been applied and its subscribers notified, except on a thread
-  /// that is already notifying this store's subscribers (a dispatch from `newState`): there the
-  /// action is queued and applied right after the current notification round, before the outer
-  /// dispatch returns. See <doc:ThreadingModel>.
+  /// that is already draining a store, where the action may be queued and the call return at
+  /// once:
+  /// - On the thread notifying this store's subscribers (a dispatch from `newState`), the action
+  ///   is applied right after the current notification round, before the outer dispatch
+  ///   returns.
+  /// - On a thread draining another store (a dispatch from that store's reducer, middleware or
+  ///   subscribers) while another thread drains this one, the action is queued for that thread,
+  ///   which applies it in order and notifies this store's subscribers: waiting for it could
+  ///   deadlock, as it may be waiting for the calling thread. When no one drains this store, the
+  ///   calling thread applies the action before returning.
+  ///
+  /// See <doc:ThreadingModel>.
   open func dispatch(_ action: any Action) {
     if hasMiddleware.load(ordering: .acquiring),
       let function = core.withLock({ $0.dispatchFunction })

@@ -23,7 +23,7 @@
 /// A synchronous body runs on the dispatching thread before `dispatch` returns. An `async` body
 /// runs in a new task; `dispatch` returns at once. Dispatches from a body are synchronous: after
 /// `dispatch(a)` returns, `getState()` shows `a` applied (unless the thunk was dispatched from a
-/// subscriber; see <doc:ThreadingModel>).
+/// subscriber, or anything else a store's drain runs; see <doc:ThreadingModel>).
 ///
 /// A running `async` thunk can be cancelled (see <doc:Thunks>): its task is cancelled, and what
 /// it dispatches after that is dropped.

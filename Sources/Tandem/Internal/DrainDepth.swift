@@ -10,8 +10,10 @@
 ///
 /// A drain nests in another when user code it runs (a reducer, a middleware, a subscriber, an
 /// observer) dispatches to a store that no one is draining: the thread drains that store too,
-/// and returns to the outer drain when it is over. While the depth is not zero, the thread is
-/// running user code for a store's drainer, where ``Store/modifyState(_:)`` may not be called.
+/// and returns to the outer drain when it is over. While the depth is not zero, the thread must
+/// not wait for another thread's drain: that thread may be waiting for one of its own, and the
+/// two would wait forever (see ``Admission``). Nothing else waits on a thread that drains no
+/// store, so with this rule no cycle of threads waiting for drainers can form.
 ///
 /// A thread-local value (a pthread key: the standard library has none), kept in the key's
 /// pointer-sized slot itself, so it costs no allocation.

@@ -3,13 +3,15 @@
 /// One thread at a time is the drainer. A thread that submits work while no one drains becomes
 /// the drainer: it performs its work, then everything queued meanwhile, and returns when the
 /// queue is empty. Work submitted from another thread while a drain runs is queued and that
-/// thread waits until the drainer has performed it. Work submitted by the drainer itself (from a
+/// thread waits until the drainer has performed it, unless it is itself draining a store (see
+/// ``DrainDepth``): then it does not wait. Work submitted by the drainer itself (from a
 /// subscriber or a middleware it runs) is queued and performed after the current notification
 /// round, before the drainer returns. The mutex is held only to move work and state in and out.
 enum Admission: Sendable {
   /// No one was draining: the caller is now the drainer.
   case drain
-  /// Queued for the drainer, which is the calling thread.
+  /// Queued without waiting: for the drainer, which is the calling thread, or for a drainer on
+  /// another thread while the calling thread drains another store.
   case queued
   /// Queued for the drainer on another thread; wait on the wakeup.
   case wait(Wakeup)
@@ -40,6 +42,12 @@ extension StoreCore {
     }
     if drainer == thread {
       if reducing { return .insideReducer }
+      queue.append(PendingWork(work: work, done: nil))
+      return .queued
+    }
+    // A thread draining a store must not wait for another drainer, which may be waiting for it.
+    // (Never a modification: `modifyState` traps inside a drain, as its body must run first.)
+    if DrainDepth.current != 0 {
       queue.append(PendingWork(work: work, done: nil))
       return .queued
     }
