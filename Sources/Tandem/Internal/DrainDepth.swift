@@ -15,37 +15,61 @@
 /// two would wait forever (see ``Admission``). Nothing else waits on a thread that drains no
 /// store, so with this rule no cycle of threads waiting for drainers can form.
 ///
-/// A thread-local value (a pthread key: the standard library has none), kept in the key's
-/// pointer-sized slot itself, so it costs no allocation.
-enum DrainDepth {
+/// ```swift
+/// let drain = DrainDepth.enter()  // the calling thread has become a store's drainer
+/// // ...performs the work...
+/// drain.leave()                   // the drain is over
+/// ```
+///
+/// Thread-local: each thread counts in a cell of its own, found through a pthread key (the
+/// standard library has no thread-local storage), made on the thread's first drain and freed
+/// when the thread ends. Only its thread uses it, so it needs no synchronization, and a drain
+/// costs one key lookup: setting a key's value costs more, so it is done once per thread.
+struct DrainDepth {
+  private let cell: UnsafeMutablePointer<Int>
+
   /// The calling thread's depth.
   static var current: Int {
-    Int(bitPattern: pthread_getspecific(drainDepthKey))
+    currentCell?.pointee ?? 0
   }
 
-  /// Notes that the calling thread has become a store's drainer; returns the depth before, to
-  /// pass to ``leave(restoring:)`` when that drain is over.
-  static func enter() -> Int {
-    let depth = current
-    set(depth + 1)
-    return depth
+  /// Notes that the calling thread has become a store's drainer; call ``leave()`` on the result
+  /// when that drain is over.
+  static func enter() -> DrainDepth {
+    let cell = currentCell ?? makeCell()
+    cell.pointee += 1
+    return DrainDepth(cell: cell)
   }
 
-  /// Notes that a drain of the calling thread is over: `depth` is what ``enter()`` returned.
-  static func leave(restoring depth: Int) {
-    set(depth)
+  /// Notes that the drain begun by ``enter()`` is over.
+  func leave() {
+    cell.pointee -= 1
   }
 
-  private static func set(_ depth: Int) {
-    let status = pthread_setspecific(drainDepthKey, UnsafeRawPointer(bitPattern: depth))
+  /// The calling thread's cell, if it has one.
+  private static var currentCell: UnsafeMutablePointer<Int>? {
+    pthread_getspecific(drainDepthKey)?.assumingMemoryBound(to: Int.self)
+  }
+
+  /// Makes the calling thread's cell.
+  private static func makeCell() -> UnsafeMutablePointer<Int> {
+    let cell = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+    cell.initialize(to: 0)
+    let status = pthread_setspecific(drainDepthKey, cell)
     precondition(status == 0, "pthread_setspecific failed with \(status)")
+    return cell
   }
 }
 
-/// The key of ``DrainDepth``, made once per process and never deleted.
+/// The key of the cells of ``DrainDepth``, made once per process and never deleted; a thread's
+/// cell is freed when the thread ends.
 private let drainDepthKey: pthread_key_t = {
   var key = pthread_key_t()
-  let status = pthread_key_create(&key, nil)
+  #if canImport(Darwin)
+    let status = pthread_key_create(&key) { $0.deallocate() }
+  #else
+    let status = pthread_key_create(&key) { $0?.deallocate() }
+  #endif
   precondition(status == 0, "pthread_key_create failed with \(status)")
   return key
 }()

@@ -125,11 +125,11 @@ extension Store {
       submit(.action(action, context: nil), intercept: true)
       return
     }
-    let depth = DrainDepth.enter()
+    let drain = DrainDepth.enter()
     if apply(action) {
       drainQueue()
     }
-    DrainDepth.leave(restoring: depth)
+    drain.leave()
   }
 
   /// Submits `work` to the drain protocol; `intercept` asks the dispatch interceptor first.
@@ -152,11 +152,11 @@ extension Store {
     }
     switch admission {
     case .drain:
-      let depth = DrainDepth.enter()
+      let drain = DrainDepth.enter()
       if perform(work, observing: observing) {
         drainQueue()
       }
-      DrainDepth.leave(restoring: depth)
+      drain.leave()
     case .queued:
       return
     case .wait(let wakeup):
