@@ -102,6 +102,21 @@ public final class Follower<State: Codable & Sendable>: Sendable {
     try await core.statistics()
   }
 
+  /// The follower's connection to its leader: first the current one, then one element per
+  /// change. ``FollowerConnection/lost(reason:)`` comes once per outage (the reconnects that
+  /// follow while the leader is away add none), ``FollowerConnection/connected(epoch:sequence:)``
+  /// once the replica is in step with the leader again. The stream buffers without bound (there
+  /// are two elements per outage) and ends when the follower stops.
+  ///
+  /// ```swift
+  /// for await connection in try await follower.connectionChanges() {
+  ///   if case .lost(let reason) = connection { log.warning("leader lost: \(reason)") }
+  /// }
+  /// ```
+  public func connectionChanges() async throws -> AsyncStream<FollowerConnection> {
+    try await core.connectionChanges()
+  }
+
   /// Drops the connection and joins again, as after a network failure (for tests).
   func forceReconnect() async throws {
     try await core.forceReconnect()

@@ -58,6 +58,12 @@ public final class JSONFollower: Sendable {
     try await core.statistics()
   }
 
+  /// The follower's connection to its leader, now and at each change: see
+  /// ``Follower/connectionChanges()``.
+  public func connectionChanges() async throws -> AsyncStream<FollowerConnection> {
+    try await core.connectionChanges()
+  }
+
   /// Stops following and returns once the I/O thread has ended; the store keeps the last state.
   public func stop() async {
     await core.stop()

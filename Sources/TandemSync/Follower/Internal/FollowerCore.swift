@@ -98,10 +98,35 @@ final class FollowerCore<Model: ReplicaModel>: Sendable {
   /// The deltas applied to the replica from now on, in order, each with its epoch; the stream
   /// buffers without bound, and ends when the follower stops.
   func deltas() async throws -> AsyncStream<(Epoch, Delta)> {
-    let (stream, continuation) = AsyncStream.makeStream(of: (Epoch, Delta).self)
+    try await observe { engine, continuation in
+      engine.deltaObservers.append { continuation.yield(($0, $1)) }
+    }
+  }
+
+  /// The follower's connection now (once the join is in step, at the replica's position) and
+  /// at each change after; the stream buffers without bound, and ends when the follower stops.
+  func connectionChanges() async throws -> AsyncStream<FollowerConnection> {
+    try await observe { engine, continuation in
+      if let connection = engine.currentConnection { continuation.yield(connection) }
+      engine.connectionObservers.append { continuation.yield($0) }
+    }
+  }
+
+  /// A stream that `register` feeds from an observer it installs on the engine, on the loop;
+  /// the stream ends when the follower stops (at once if it has).
+  private func observe<Element: Sendable>(
+    _ register:
+      @escaping @Sendable (FollowerEngine<Model>, AsyncStream<Element>.Continuation) ->
+      Void
+  ) async throws -> AsyncStream<Element> {
+    let (stream, continuation) = AsyncStream.makeStream(of: Element.self)
     let engine = self.engine
-    try await loop.submit { scope in
-      engine.value.deltaObservers.append { continuation.yield(($0, $1)) }
+    try await loop.submit { _ in
+      guard !engine.value.stopped else {
+        continuation.finish()
+        return
+      }
+      register(engine.value, continuation)
       engine.value.stopObservers.append { continuation.finish() }
     }
     return stream

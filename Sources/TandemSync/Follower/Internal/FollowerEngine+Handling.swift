@@ -73,6 +73,7 @@ extension FollowerEngine {
       }
     }
     settleVisible()
+    noteInStep()
   }
 
   /// Carries out what the sync rules ask for, then (unless `settling` is false) shows the
@@ -112,7 +113,10 @@ extension FollowerEngine {
         return
       }
     }
-    if settling { settleVisible() }
+    if settling {
+      settleVisible()
+      noteInStep()
+    }
   }
 
   /// Resolves the receipts whose sequence the replica now shows. None while a snapshot is

@@ -38,6 +38,10 @@ final class FollowerEngine<Model: ReplicaModel> {
   var deltaObservers: [(Epoch, Delta) -> Void] = []
   /// Called once when the follower stops.
   var stopObservers: [() -> Void] = []
+  /// Whether the follower is in step with the leader, or lost it; nil until the join is done.
+  var connection: FollowerConnection?
+  /// Called with each change of ``connection``.
+  var connectionObservers: [(FollowerConnection) -> Void] = []
 
   init(
     scope: LoopScope, configuration: FollowerConfiguration, fingerprint: String, model: Model,
@@ -106,6 +110,8 @@ final class FollowerEngine<Model: ReplicaModel> {
   func reconnect(because reason: String) {
     log.info("reconnecting: \(reason)")
     counters.reconnects += 1
+    // Once per outage: the attempts that fail while the leader is away lose nothing more.
+    if case .connected = connection { changeConnection(to: .lost(reason: reason)) }
     closeSockets()
     outbox.withLock { $0.connectionClosed() }
     scheduleReconnect()
@@ -124,6 +130,29 @@ final class FollowerEngine<Model: ReplicaModel> {
     for observer in stopObservers { observer() }
     stopObservers.removeAll()
     deltaObservers.removeAll()
+    connectionObservers.removeAll()
+  }
+
+  /// Reports the follower connected once the replica is in step with the leader after the
+  /// join or a loss: on an open connection (between a loss and the next connection the sync
+  /// rules still show the old one live), live, showing every delta it accepted.
+  func noteInStep() {
+    guard !stopped, dealer != nil, sync.phase == .live, !sync.replicaBehind,
+      pendingDeltas.isEmpty, let epoch = sync.epoch
+    else { return }
+    if case .connected = connection { return }
+    changeConnection(to: .connected(epoch: epoch, sequence: sync.sequence))
+  }
+
+  /// ``connection`` as of now: while connected, at the replica's current position.
+  var currentConnection: FollowerConnection? {
+    guard case .connected = connection, let epoch = sync.epoch else { return connection }
+    return .connected(epoch: epoch, sequence: sync.sequence)
+  }
+
+  private func changeConnection(to new: FollowerConnection) {
+    connection = new
+    for observer in connectionObservers { observer(new) }
   }
 
   /// The follower's timer: notices a silent leader or a stalled join, pings, and resends
