@@ -10,12 +10,17 @@ public struct CommandHelp: Sendable {
   public static let watch = CommandHelp(
     summary: "Stream the leader's deltas (actions with sequence, tag, origin; patch) as applied.",
     usage: """
-      --leader ENDPOINT [--path /json/pointer] [--json] [--count N]
+      --leader ENDPOINT [--path /json/pointer] [--json] [--count N] [--exit-on-loss]
 
       Joins the leader as a follower and prints each delta as it arrives (a line per action it
       applies, then its operations), until interrupted (Ctrl-C) or --count deltas were printed.
       A jump in sequence (a resync from a snapshot, or deltas applied as the watch began) is
       shown as a line of its own.
+
+      When the leader goes away (it is silent for 2 s, or says it is stopping), standard error
+      says so once ("tandem watch: lost the leader at ENDPOINT (...); reconnecting"); the watch
+      keeps reconnecting, says "reconnected ... at sequence N" when the leader is back, and
+      goes on printing its deltas. With --exit-on-loss it exits with status 69 instead.
 
       Options:
       \(LeaderConnection.help)
@@ -25,6 +30,8 @@ public struct CommandHelp: Sendable {
                             {"client","number"},"sequence","tag"}],"epoch","patch":[...],
                             "sequence"}; a resync is {"epoch","event":"resync","from","sequence"}
         --count N           exit after N deltas
+        --exit-on-loss      exit with status 69 when the leader is lost, instead of waiting
+                            for it to come back
 
       \(ExitCodes.help)
       """)

@@ -8,7 +8,8 @@ public enum ExitCodes {
       64  the command was called wrongly (see the usage above)
       65  the leader rejected the action (dispatch)
       66  nothing at the --path in the leader's state (snapshot)
-      69  the leader did not answer in time, or the endpoint is unreachable
+      69  the leader did not answer in time, the endpoint is unreachable, or (watch
+          --exit-on-loss) the leader was lost
       76  the leader answered but refused the request or spoke an unexpected protocol
     """
 }

@@ -12,20 +12,27 @@ public struct ReadOptions: Sendable, Equatable {
   public var json: Bool
   /// `watch` only: stop after this many deltas (`--count`); `nil` watches until interrupted.
   public var count: Int?
+  /// `watch` only: end with status 69 when the follower loses the leader (`--exit-on-loss`),
+  /// instead of reporting the loss and waiting for the leader to come back.
+  public var exitOnLoss = false
 
-  /// Reads the options; `allowsCount` admits `--count` (for `watch`).
+  /// Reads the options; `forWatch` admits the options of `watch`, `--count` and
+  /// `--exit-on-loss`.
   public init(
-    arguments words: [String], allowsCount: Bool = false, environment: String?? = nil
+    arguments words: [String], forWatch: Bool = false, environment: String?? = nil
   ) throws(UsageError) {
-    var arguments = try CommandLineArguments(words, flags: ["json"])
+    var arguments = try CommandLineArguments(words, flags: ["json", "exit-on-loss"])
     connection = try LeaderConnection(&arguments, environment: environment)
     path = try Self.pointer(arguments.option("path"))
     json = arguments.flag("json")
-    if allowsCount, let text = arguments.option("count") {
-      guard let value = Int(text), value >= 1 else {
-        throw UsageError("--count takes a whole number of deltas, at least 1")
+    if forWatch {
+      if let text = arguments.option("count") {
+        guard let value = Int(text), value >= 1 else {
+          throw UsageError("--count takes a whole number of deltas, at least 1")
+        }
+        count = value
       }
-      count = value
+      exitOnLoss = arguments.flag("exit-on-loss")
     }
     try arguments.finish()
   }

@@ -4,7 +4,7 @@ import Testing
 @Suite("Help of the tandem commands")
 struct HelpTests {
   static let commands: [(String, CommandHelp, [String])] = [
-    ("watch", .watch, ["--leader", "--path", "--json", "--count", "--timeout"]),
+    ("watch", .watch, ["--leader", "--path", "--json", "--count", "--exit-on-loss", "--timeout"]),
     ("snapshot", .snapshot, ["--leader", "--path", "--json", "--timeout"]),
     ("dispatch", .dispatch, ["--leader", "--type", "--json", "--timeout"]),
     ("stats", .stats, ["--leader", "--json", "--max-lag", "--timeout"]),

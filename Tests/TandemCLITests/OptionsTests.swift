@@ -59,11 +59,21 @@ struct OptionsTests {
         "--leader", leader, "--path", "/a~1b/0", "--json", "--timeout", "2",
         "--count", "3",
       ],
-      allowsCount: true)
+      forWatch: true)
     #expect(options.path == JSONPointer(tokens: ["a/b", "0"]))
     #expect(options.json)
     #expect(options.count == 3)
     #expect(options.connection.timeout == .seconds(2))
+  }
+
+  @Test func exitOnLossIsAWatchFlag() throws {
+    #expect(try ReadOptions(arguments: ["--leader", leader], forWatch: true).exitOnLoss == false)
+    let options = try ReadOptions(
+      arguments: ["--leader", leader, "--exit-on-loss"], forWatch: true)
+    #expect(options.exitOnLoss)
+    #expect(throws: UsageError("unknown option --exit-on-loss")) {
+      try ReadOptions(arguments: ["--leader", leader, "--exit-on-loss"])
+    }
   }
 
   @Test func snapshotDoesNotTakeACount() {
@@ -82,7 +92,7 @@ struct OptionsTests {
 
   @Test func aCountMustBePositive() {
     #expect(throws: UsageError.self) {
-      try ReadOptions(arguments: ["--leader", leader, "--count", "0"], allowsCount: true)
+      try ReadOptions(arguments: ["--leader", leader, "--count", "0"], forWatch: true)
     }
   }
 

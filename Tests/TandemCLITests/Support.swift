@@ -30,10 +30,14 @@ func shelfReducer(_ state: inout Shelf, _ action: any Action) {
   }
 }
 
-/// A leader of ``Shelf`` on loopback tcp with ephemeral ports.
-func makeShelfLeader() async throws -> Leader<Shelf> {
+/// A leader of ``Shelf`` on loopback tcp with ephemeral ports, unless `configure` says
+/// otherwise.
+func makeShelfLeader(
+  configure: (inout LeaderConfiguration) -> Void = { _ in }
+) async throws -> Leader<Shelf> {
   let store = Store<Shelf>(reducer: shelfReducer, state: Shelf())
   var configuration = LeaderConfiguration()
   configuration.heartbeatInterval = .milliseconds(100)
+  configure(&configuration)
   return try await Leader(store: store, registry: shelfRegistry, configuration: configuration)
 }

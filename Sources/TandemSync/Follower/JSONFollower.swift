@@ -59,7 +59,7 @@ public final class JSONFollower: Sendable {
   }
 
   /// The follower's connection to its leader, now and at each change: see
-  /// ``Follower/connectionChanges()``.
+  /// ``Follower/connectionChanges()``. `tandem watch` reports them on standard error.
   public func connectionChanges() async throws -> AsyncStream<FollowerConnection> {
     try await core.connectionChanges()
   }

@@ -8,36 +8,27 @@ import TandemSync
   import Darwin
 #endif
 
-/// `tandem watch`: every delta as the leader applies it.
+/// `tandem watch`: every delta as the leader applies it, and every loss of the leader.
 let watchCommand = Command(
   name: "watch", summary: CommandHelp.watch.summary, usage: CommandHelp.watch.usage,
   run: { words in
-    let options = try ReadOptions(arguments: words, allowsCount: true)
-    let report = DeltaReport(path: options.path, json: options.json)
+    let options = try ReadOptions(arguments: words, forWatch: true)
+    let watch = Watch(options: options)
     var configuration = FollowerConfiguration(leader: options.connection.leader)
     configuration.clientID = "tandem-watch-" + FollowerConfiguration.randomClientID()
     configuration.joinTimeout = options.connection.timeout
-    let limit = options.count
     if getenv("TANDEM_LOG") == nil {
-      // The deltas are the output; the follower's joins and resyncs would only interleave.
+      // The deltas are the output; the follower's joins and resyncs would only interleave (the
+      // watch reports losing the leader and rejoining it itself).
       Logger.level = .error
     }
     try blockingAsync { [configuration] in
       let follower = try await joinLeader(configuration)
-      let start = try await follower.statistics()
-      printError("watching epoch \(start.epoch) from sequence \(start.sequence)")
-      var printed = 0
-      // Deltas applied between the announced start and the stream's first one show as a jump.
-      var last = DeltaReport.start(of: start)
-      for await (epoch, delta) in try await follower.deltas() {
-        if let line = report.resync(after: last, before: delta, epoch: epoch) {
-          writeLine(line)
-        }
-        last = (epoch, delta.sequence)
-        guard let text = try report.render(delta, epoch: epoch) else { continue }
-        writeLine(text)
-        printed += 1
-        if let limit, printed >= limit { break }
+      do {
+        try await watch.run(follower, output: writeLine, status: printError)
+      } catch {
+        await follower.stop()
+        throw error
       }
       await follower.stop()
     }

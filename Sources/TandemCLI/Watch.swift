@@ -1,0 +1,126 @@
+import CommandLineKit
+import TandemSync
+
+/// What `tandem watch` does once it has joined the leader: prints each delta with a
+/// ``DeltaReport``, and says on standard error when the follower loses the leader and when it
+/// follows it again, so that a watch of a dead leader does not look like one of a quiet leader.
+///
+/// ```text
+/// watching epoch 5c5661e2d6746e4b from sequence 4
+/// tandem watch: lost the leader at tcp://127.0.0.1:5600 (the leader has been silent for more
+///   than 2.0 seconds); reconnecting
+/// tandem watch: reconnected to the leader at tcp://127.0.0.1:5600 at sequence 9
+/// ```
+///
+/// (Each `tandem watch:` line is one line.) With ``exitOnLoss`` the loss ends the watch instead.
+public struct Watch: Sendable {
+  /// How deltas are printed.
+  public var report: DeltaReport
+  /// The leader's control endpoint, as the status lines name it.
+  public var leader: String
+  /// Stop after this many deltas were printed; `nil` watches until the follower stops.
+  public var count: Int?
+  /// Whether losing the leader ends the watch (status 69) rather than waiting for it.
+  public var exitOnLoss: Bool
+
+  /// The watch that `options` ask for.
+  public init(options: ReadOptions) {
+    report = DeltaReport(path: options.path, json: options.json)
+    leader = options.connection.leader
+    count = options.count
+    exitOnLoss = options.exitOnLoss
+  }
+
+  /// Watches `follower`: writes each delta (and each jump in sequence) with `output`, and the
+  /// start, each loss of the leader and each rejoin with `status`. Returns after ``count``
+  /// deltas, or when the follower stops.
+  ///
+  /// - Throws: `CommandFailure(.unavailable, ...)` when the follower loses the leader and
+  ///   ``exitOnLoss`` is set; `JSONPatchError` for a delta whose patch is not JSON.
+  public func run(
+    _ follower: JSONFollower, output: @escaping @Sendable (String) -> Void,
+    status: @escaping @Sendable (String) -> Void
+  ) async throws {
+    let start = try await follower.statistics()
+    // Deltas applied before the stream begins show as a jump; the changes begin with the
+    // connection as it is now. The first line says the watch is under way.
+    let deltas = try await follower.deltas()
+    let changes = try await follower.connectionChanges()
+    status("watching epoch \(start.epoch) from sequence \(start.sequence)")
+    let epoch = DeltaReport.start(of: start).epoch
+    // Each task says whether its end ends the watch: the deltas' does (the count was reached,
+    // or the follower stopped); a loss with `exitOnLoss` throws.
+    try await withThrowingTaskGroup(of: Bool.self) { group in
+      group.addTask {
+        try await printDeltas(deltas, from: DeltaReport.start(of: start), output)
+        return true
+      }
+      group.addTask {
+        try await reportConnection(changes, following: epoch, status)
+        return false
+      }
+      while let ends = try await group.next() {
+        if ends { break }
+      }
+      group.cancelAll()
+    }
+  }
+
+  /// The status line for `change` of a follower whose replica followed the history `epoch`
+  /// before it: a loss, or a rejoin (of another history when its epoch differs).
+  public func describe(_ change: FollowerConnection, following epoch: Epoch) -> String {
+    switch change {
+    case .lost(let reason):
+      return "tandem watch: lost the leader at \(leader) (\(reason)); reconnecting"
+    case .connected(let new, let sequence) where new == epoch:
+      return "tandem watch: reconnected to the leader at \(leader) at sequence \(sequence)"
+    case .connected(let new, let sequence):
+      return "tandem watch: reconnected to the leader at \(leader) at sequence \(sequence) of a "
+        + "new history (epoch \(new); the watch followed epoch \(epoch))"
+    }
+  }
+
+  private func printDeltas(
+    _ deltas: AsyncStream<(Epoch, Delta)>, from start: (epoch: Epoch, sequence: UInt64),
+    _ output: @Sendable (String) -> Void
+  ) async throws {
+    var printed = 0
+    // Deltas applied between the announced start and the stream's first one show as a jump.
+    var last = start
+    for await (epoch, delta) in deltas {
+      if let line = report.resync(after: last, before: delta, epoch: epoch) {
+        output(line)
+      }
+      last = (epoch, delta.sequence)
+      guard let text = try report.render(delta, epoch: epoch) else { continue }
+      output(text)
+      printed += 1
+      if let count, printed >= count { return }
+    }
+  }
+
+  /// Writes a line for each loss and each rejoin (the stream's first `connected`, the
+  /// connection as the watch began, is none); returns when the follower stops.
+  private func reportConnection(
+    _ changes: AsyncStream<FollowerConnection>, following start: Epoch,
+    _ status: @Sendable (String) -> Void
+  ) async throws {
+    var epoch = start
+    var lost = false
+    for await change in changes {
+      switch change {
+      case .lost(let reason):
+        // The failure's message is the line: `tandem watch: lost the leader at ...`.
+        if exitOnLoss {
+          throw CommandFailure(.unavailable, "lost the leader at \(leader) (\(reason))")
+        }
+        status(describe(change, following: epoch))
+        lost = true
+      case .connected(let new, _):
+        if lost { status(describe(change, following: epoch)) }
+        epoch = new
+        lost = false
+      }
+    }
+  }
+}

@@ -1,0 +1,121 @@
+import CommandLineKit
+import Foundation
+import Tandem
+import TandemCLI
+import TandemSync
+import Testing
+
+@Suite("tandem watch says when it loses the leader", .serialized)
+struct WatchTests {
+  /// A watch of the leader at `control` with `arguments`, run in a task: what it writes to
+  /// standard output and standard error, line by line, and the task.
+  func watch(
+    _ control: String, _ arguments: [String]
+  ) async throws -> (
+    output: AsyncStream<String>.Iterator, status: AsyncStream<String>.Iterator,
+    run: Task<Void, any Error>
+  ) {
+    let options = try ReadOptions(arguments: ["--leader", control] + arguments, forWatch: true)
+    var configuration = FollowerConfiguration(leader: control)
+    configuration.silenceLimit = .seconds(1)
+    configuration.reconnectDelay = .milliseconds(20)
+    let follower = try await JSONFollower(configuration: configuration)
+    let (output, outputLines) = AsyncStream.makeStream(of: String.self)
+    let (status, statusLines) = AsyncStream.makeStream(of: String.self)
+    let run = Task {
+      do {
+        try await Watch(options: options).run(
+          follower, output: { outputLines.yield($0) }, status: { statusLines.yield($0) })
+      } catch {
+        await follower.stop()
+        throw error
+      }
+      await follower.stop()
+    }
+    var statusIterator = status.makeAsyncIterator()
+    let first = await statusIterator.next()
+    #expect(first?.hasPrefix("watching epoch") == true, "\(first ?? "no line")")
+    return (output.makeAsyncIterator(), statusIterator, run)
+  }
+
+  /// The end of the watch `run`; the test's cancellation (at its time limit) cancels it.
+  func end(of run: Task<Void, any Error>) async throws {
+    try await withTaskCancellationHandler {
+      try await run.value
+    } onCancel: {
+      run.cancel()
+    }
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func aLostLeaderIsReportedOnceAndTheWatchGoesOnWhenItIsBack() async throws {
+    // ipc endpoints in a directory of the test's own: the restarted leader binds them again,
+    // where a tcp port may have been taken meanwhile.
+    let directory =
+      NSTemporaryDirectory() + "tandem-watch-" + FollowerConfiguration.randomClientID()
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let (control, updates) = ("ipc://\(directory)/control", "ipc://\(directory)/updates")
+    let leader = try await makeShelfLeader {
+      $0.control = control
+      $0.updates = updates
+    }
+    var (output, status, run) = try await watch(control, ["--count", "2"])
+    leader.store.dispatch(AddBook(title: "Dune"))
+    #expect(await output.next()?.hasPrefix("#1 shelf.add from leader") == true)
+    await leader.stop()
+    let lost = await status.next()
+    #expect(lost?.hasPrefix("tandem watch: lost the leader at \(control) (") == true)
+    #expect(lost?.hasSuffix("; reconnecting") == true, "\(lost ?? "no line")")
+    // A leader without a journal comes back with a new history. The next line says so: the
+    // attempts to reconnect while it was away added none.
+    let restarted = try await makeShelfLeader {
+      $0.control = control
+      $0.updates = updates
+    }
+    #expect(
+      await status.next()
+        == "tandem watch: reconnected to the leader at \(control) at sequence 0 of a new history "
+        + "(epoch \(restarted.epoch); the watch followed epoch \(leader.epoch))")
+    restarted.store.dispatch(AddBook(title: "Emma"))
+    #expect(
+      await output.next()
+        == DeltaReport().resync(epoch: restarted.epoch, from: 1, to: 0))
+    #expect(await output.next()?.hasPrefix("#1 shelf.add from leader") == true)
+    try await end(of: run)
+    await restarted.stop()
+  }
+
+  @Test func theStatusLinesNameTheLeaderTheReasonAndTheSequence() throws {
+    let options = try ReadOptions(arguments: ["--leader", "ipc:///run/leader"], forWatch: true)
+    let watch = Watch(options: options)
+    let (old, new) = (Epoch(rawValue: 0xA), Epoch(rawValue: 0xB))
+    #expect(
+      watch.describe(.lost(reason: "the leader is stopping"), following: old)
+        == "tandem watch: lost the leader at ipc:///run/leader (the leader is stopping); "
+        + "reconnecting")
+    #expect(
+      watch.describe(.connected(epoch: old, sequence: 9), following: old)
+        == "tandem watch: reconnected to the leader at ipc:///run/leader at sequence 9")
+    #expect(
+      watch.describe(.connected(epoch: new, sequence: 0), following: old)
+        == "tandem watch: reconnected to the leader at ipc:///run/leader at sequence 0 of a new "
+        + "history (epoch 000000000000000b; the watch followed epoch 000000000000000a)")
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func withExitOnLossTheWatchEndsWithStatus69() async throws {
+    let leader = try await makeShelfLeader()
+    let control = leader.controlEndpoint
+    let (_, _, run) = try await watch(control, ["--exit-on-loss"])
+    await leader.stop()
+    // The failure's message is the line that says so.
+    await #expect {
+      try await end(of: run)
+    } throws: { error in
+      guard let failure = error as? CommandFailure else { return false }
+      return failure.status == .unavailable
+        && failure.message.hasPrefix("lost the leader at \(control) (")
+    }
+  }
+}
