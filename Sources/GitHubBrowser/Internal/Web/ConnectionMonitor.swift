@@ -6,7 +6,7 @@ import TandemSync
 /// Works out whether a follower is connected to its leader, from what TandemSync makes public:
 /// the follower's statistics and a `PING` to the leader's control socket.
 ///
-/// TandemSync has no public connection state, so the monitor derives it every
+/// The monitor predates TandemSync's `connectionChanges()` and derives the state every
 /// ``interval``: the replica counts as ``BrowserView/Connection/live`` when the leader answers
 /// the ping, the replica follows the leader's epoch and has reached the sequence the ping
 /// reported (or further), and the follower has not reconnected for ``settleTime``; otherwise it
