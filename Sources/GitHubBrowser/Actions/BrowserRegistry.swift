@@ -27,7 +27,7 @@ public let browserRegistry = ActionRegistry()
   .registering(CompleteLoad.self, tag: "github.load.complete")
 
 /// The schema version of the browser's leader and followers
-/// (``LeaderConfiguration/schemaVersion``, ``FollowerConfiguration/schemaVersion``). The schema
+/// (`LeaderConfiguration.schemaVersion`, `FollowerConfiguration.schemaVersion`). The schema
 /// fingerprint covers the shapes of the actions in ``browserRegistry`` but only the name of
 /// ``BrowserState``, so this changes whenever the state's encoding does, and processes built
 /// before and after such a change refuse each other instead of failing to decode the state.
@@ -43,7 +43,7 @@ public let browserUserTags: Set<String> = [
   "github.load.request",
 ]
 
-/// The leader's validation of forwarded actions (``LeaderConfiguration/validate``) against its
+/// The leader's validation of forwarded actions (`LeaderConfiguration.validate`) against its
 /// current `state`: refuses names GitHub would never accept (in routes, selections, loads and
 /// bookmarks), a new bookmark beyond ``BrowserState/maximumBookmarks``, empty or oversized
 /// session ids, page numbers out of range, claims without a worker or a future expiry, and
