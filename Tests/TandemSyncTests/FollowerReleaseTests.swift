@@ -37,12 +37,9 @@ struct FollowerReleaseTests {
 
   @Test func aFollowerReleasedOnItsOwnExecutorStopsWithoutTrappingOrHanging() async throws {
     let leader = try await makeLeader()
-    let holder = Holder(try await makeFollower(leader))
-    weak let loop = try #require(holder.object?.executor as? IOLoop)
-    let release = await releaseOnItsOwnExecutor(holder, loop: try #require(loop))
-    #expect(release.onLoop)
-    #expect(!release.loopTookWork, "the released follower's loop still takes work")
-    await eventually("the released follower's I/O loop is gone") { loop == nil }
+    try await expectReleaseOnItsOwnExecutorStops(Holder(try await makeFollower(leader))) {
+      $0.executor
+    }
     await leader.stop()
   }
 
@@ -50,11 +47,7 @@ struct FollowerReleaseTests {
     let leader = try await makeLeader()
     let holder = Holder(
       try await JSONFollower(configuration: FollowerConfiguration(leader: leader.controlEndpoint)))
-    weak let loop = try #require(holder.object?.executor as? IOLoop)
-    let release = await releaseOnItsOwnExecutor(holder, loop: try #require(loop))
-    #expect(release.onLoop)
-    #expect(!release.loopTookWork, "the released follower's loop still takes work")
-    await eventually("the released follower's I/O loop is gone") { loop == nil }
+    try await expectReleaseOnItsOwnExecutorStops(holder) { $0.executor }
     await leader.stop()
   }
 
@@ -85,15 +78,19 @@ struct FollowerReleaseTests {
   }
 }
 
-/// Releases the follower in `holder` (its last reference) on its own I/O thread, from a task
-/// that prefers its executor. Returns whether the release ran there, and whether the loop still
-/// took work right after it.
-private func releaseOnItsOwnExecutor<Object>(
-  _ holder: Holder<Object>, loop: IOLoop
-) async -> (onLoop: Bool, loopTookWork: Bool) {
-  await withTaskExecutorPreference(loop) {
-    let onLoop = loop.inLoopThread
+/// Releases the follower in `holder` (its last reference) on its own I/O thread, the `executor`
+/// it has, from a task that prefers it, and expects the release to run there, the loop to take
+/// no more work, and the loop to go.
+private func expectReleaseOnItsOwnExecutorStops<Object>(
+  _ holder: Holder<Object>, executor: (Object) -> any TaskExecutor
+) async throws {
+  weak let loop = try #require(holder.object.map(executor) as? IOLoop)
+  let (onLoop, loopTookWork) = await withTaskExecutorPreference(try #require(loop)) {
+    let onLoop = loop?.inLoopThread ?? false
     _ = holder.take()
-    return (onLoop, loop.execute { _ in })
+    return (onLoop, loop?.execute { _ in } ?? false)
   }
+  #expect(onLoop)
+  #expect(!loopTookWork, "the released follower's loop still takes work")
+  await eventually("the released follower's I/O loop is gone") { loop == nil }
 }
