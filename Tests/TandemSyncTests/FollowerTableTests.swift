@@ -5,7 +5,7 @@ import ZeroMQ
 
 @Suite("The leader's follower table is bounded", .serialized)
 struct FollowerTableTests {
-  @Test func pingsUnderNewClientIDsKeepOnlyTheFollowersHeardFromLast() async throws {
+  @Test func hellosUnderNewClientIDsKeepOnlyTheFollowersHeardFromLast() async throws {
     let leader = try await makeLeader { $0.maximumFollowers = 8 }
     let client = RawClient(endpoint: leader.controlEndpoint)
     defer { client.close() }
@@ -14,8 +14,11 @@ struct FollowerTableTests {
     _ = try owner.request(
       .hello(version: ControlRequest.version, client: "owned", fingerprint: leader.fingerprint))
     for index in 0..<100 {
-      guard case .pong = try client.request(.ping(client: "made-up-\(index)", sequence: 0)) else {
-        Issue.record("expected PONG")
+      let hello = ControlRequest.hello(
+        version: ControlRequest.version, client: "made-up-\(index)", fingerprint: leader.fingerprint
+      )
+      guard case .welcome = try client.request(hello) else {
+        Issue.record("expected WELCOME")
         return
       }
     }
@@ -29,6 +32,21 @@ struct FollowerTableTests {
       Issue.record("expected the dispatch to be accepted")
       return
     }
+    await leader.stop()
+  }
+
+  @Test func aPingFromAClientThatSaidNoHelloIsAnsweredButNotListed() async throws {
+    let leader = try await makeLeader()
+    let follower = try await makeFollower(leader)
+    let tool = RawClient(endpoint: leader.controlEndpoint)
+    defer { tool.close() }
+    guard case .pong = try tool.request(.ping(client: "tandem-cli", sequence: 0)) else {
+      Issue.record("expected PONG")
+      return
+    }
+    let listed = try await leader.statistics().followers.map(\.client)
+    #expect(listed == [follower.clientID])
+    await follower.stop()
     await leader.stop()
   }
 }

@@ -99,7 +99,8 @@ extension LeaderEngine {
     case .dispatchQuietly(let forwarded):
       dispatch(forwarded, from: routingID, epoch: epoch, quietly: true)
     case .ping(let client, let sequence):
-      seen(client, at: sequence)
+      // Only followers that said HELLO are tracked; an operator's tool pings to check liveness.
+      if followers[client] != nil { seen(client, at: sequence) }
       reply(to: routingID, .pong(epoch, sequence: published.sequence), now: true)
     case .stats:
       var encoder = StateEncoder()
