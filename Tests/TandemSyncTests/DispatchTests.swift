@@ -165,6 +165,31 @@ struct DispatchTests {
     await leader.stop()
   }
 
+  @Test func aRejectionsMessageIsCutToItsBoundInTheReplyAndTheLedger() async throws {
+    // A message of 1 MiB, in characters of two bytes: the cut falls on a character.
+    let long = String(repeating: "é", count: 1 << 19)
+    let leader = try await makeLeader {
+      $0.validate = { action, _ in
+        action is Forbidden ? Rejection(code: .refused, message: long) : nil
+      }
+    }
+    let client = RawClient(endpoint: leader.controlEndpoint)
+    defer { client.close() }
+    let forbidden = ForwardedAction(
+      client: "c", number: 1, tag: "test.forbidden", payload: Array("{}".utf8))
+    guard case .reject(_, 1, let rejection) = try client.request(.dispatch(forbidden)) else {
+      Issue.record("expected the action to be rejected")
+      await leader.stop()
+      return
+    }
+    #expect(rejection.message.utf8.count <= Rejection.maximumMessageBytes)
+    #expect(rejection.message == String(repeating: "é", count: 510) + "…")
+    let kept = try await leader.statistics()
+    #expect(kept.counters["actionsRejected"] == 1)
+    #expect(try client.request(.dispatch(forbidden)) == .reject(client: "c", number: 1, rejection))
+    await leader.stop()
+  }
+
   @Test(.timeLimit(.minutes(1)))
   func aValidationThatAnswersOutOfOrderRefusesTheActionAndUsesItsNumberUp() async throws {
     let leader = try await makeLeader {

@@ -27,4 +27,20 @@ public struct Rejection: Error, Sendable, Equatable, Codable, CustomStringConver
   }
 
   public var description: String { "\(code.rawValue): \(message)" }
+
+  /// The most bytes of UTF-8 a leader keeps and sends of a rejection's message.
+  public static let maximumMessageBytes = 1024
+
+  /// This rejection with its message cut to ``maximumMessageBytes`` (at a character, ending
+  /// with "…"): a decoding error can quote a payload's keys, and the ledger keeps a client's
+  /// latest rejections.
+  var bounded: Rejection {
+    guard message.utf8.count > Self.maximumMessageBytes else { return self }
+    var kept = ""
+    for character in message {
+      guard kept.utf8.count + character.utf8.count + 3 <= Self.maximumMessageBytes else { break }
+      kept.append(character)
+    }
+    return Rejection(code: code, message: kept + "…")
+  }
 }

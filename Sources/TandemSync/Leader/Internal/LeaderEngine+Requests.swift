@@ -153,7 +153,8 @@ extension LeaderEngine {
           to: routingID,
           .ack(client: origin.client, number: origin.number, epoch, sequence: sequence),
           quietly: quietly)
-      case .failure(let rejection):
+      case .failure(let unbounded):
+        let rejection = unbounded.bounded
         counters.actionsRejected += 1
         history.recordRejected(origin, rejection)
         log.info("rejected \(forwarded.tag) from \(origin): \(rejection)")
