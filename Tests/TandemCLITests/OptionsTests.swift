@@ -34,10 +34,12 @@ struct OptionsTests {
 
   @Test func anEndpointAnotherProcessCannotConnectToIsAUsageError() {
     // A wildcard or empty host is for binding, a port must be 1...65535, and inproc:// (or a
-    // multicast transport) cannot reach a leader in another process.
+    // multicast transport) cannot reach a leader in another process. The endpoints are only
+    // parsed: nothing binds or connects, so any port in range serves.
+    let port = Int.random(in: 1...65535)
     let cases = [
-      ("tcp://*:5600", "wildcard"), ("tcp://:5600", "wildcard"),
-      ("tcp://127.0.0.1:99999", "1...65535"), ("tcp://127.0.0.1:0", "1...65535"),
+      ("tcp://*:\(port)", "wildcard"), ("tcp://:\(port)", "wildcard"),
+      ("tcp://127.0.0.1:\(65535 + port)", "1...65535"), ("tcp://127.0.0.1:0", "1...65535"),
       ("inproc://leader", "tcp://HOST:PORT or ipc://PATH"),
       ("pgm://eth0;239.192.1.1:5555", "tcp://HOST:PORT or ipc://PATH"),
     ]
@@ -49,7 +51,7 @@ struct OptionsTests {
       }
     }
     #expect(throws: Never.self) {
-      try ReadOptions(arguments: ["--leader", "tcp://[::1]:5600"], environment: .some(nil))
+      try ReadOptions(arguments: ["--leader", "tcp://[::1]:\(port)"], environment: .some(nil))
     }
   }
 
