@@ -31,15 +31,14 @@ extension Journal {
       try session.sqlite { () throws(SQLiteError) in
         // A file at its limit must still take the snapshot that lets compaction make room.
         if limit != nil { try session.connection.limitFileSize(to: nil) }
-        do throws(SQLiteError) {
+        let stored = Result { () throws(SQLiteError) in
           try session.storeSnapshot(
             sequence: sequence, hash: JSONValue.fnv1a(document), document: document,
             ledger: ledger)
-        } catch {
-          try session.connection.limitFileSize(to: limit)
-          throw error
         }
+        // The limit is back whether or not the snapshot was stored.
         try session.connection.limitFileSize(to: limit)
+        try stored.get()
       }
       session.snapshotSequence = sequence
       session.deltasSinceSnapshot = 0
