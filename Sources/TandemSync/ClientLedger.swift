@@ -14,7 +14,9 @@
 /// The ledger is part of the leader's state: it is journaled with the deltas that change it and
 /// restored at recovery. It forgets clients idle for longer than ``idleLimit`` sequences, and
 /// the least recently active beyond ``maximumClients`` (see ``evict(now:)``); a forgotten
-/// client starts again at number 1.
+/// client starts again at number 1. ``forgottenThrough`` keeps how recent the forgotten
+/// clients' activity was, so that a follower can tell whether an action it sent may have been
+/// applied by a leader that has since forgotten it.
 public struct ClientLedger: Sendable, Equatable, Codable {
   /// One client's entry.
   public struct Entry: Sendable, Equatable, Codable {
@@ -50,6 +52,12 @@ public struct ClientLedger: Sendable, Equatable, Codable {
   public var maximumClients: Int
   /// The most rejections kept per client (the latest, by number).
   public static let rejectionsKept = 64
+  /// The latest ``Entry/lastActive`` of any client this ledger has forgotten (0 when it never
+  /// forgot one): a client's action applied after this sequence is still in the ledger. The
+  /// leader sends it in `WELCOME`, so a follower that finds itself unknown can tell whether an
+  /// action it sent when its replica was at sequence `s` may have been applied and forgotten
+  /// (`s` below it) or was never applied (`s` at or above it).
+  public private(set) var forgottenThrough: UInt64 = 0
 
   /// The clients none of whose actions was applied (rejected ones only), oldest activity
   /// first: the first to go beyond ``maximumClients``.
@@ -63,13 +71,15 @@ public struct ClientLedger: Sendable, Equatable, Codable {
     self.maximumClients = maximumClients
   }
 
-  /// A ledger holding exactly `entries`, as recovered from a journal.
+  /// A ledger holding exactly `entries`, as recovered from a journal, whose forgotten clients
+  /// were last active at `forgottenThrough` at the latest.
   public init(
     idleLimit: UInt64 = 10_000_000, maximumClients: Int = 100_000,
-    restoring entries: [String: Entry]
+    restoring entries: [String: Entry], forgottenThrough: UInt64 = 0
   ) {
     self.init(idleLimit: idleLimit, maximumClients: maximumClients)
     self.entries = entries
+    self.forgottenThrough = forgottenThrough
     for (client, entry) in Self.byActivity(entries) { noteActivity(of: client, entry) }
   }
 
@@ -121,10 +131,14 @@ public struct ClientLedger: Sendable, Equatable, Codable {
   }
 
   /// Takes the entries of `changed` and forgets the clients of `forgotten` (none of them in
-  /// `changed`): what a batch changed in another copy of the ledger.
-  mutating func apply(_ changed: [String: Entry], forgetting forgotten: [String]) {
+  /// `changed`), last active at `forgottenThrough` at the latest: what a batch changed in
+  /// another copy of the ledger.
+  mutating func apply(
+    _ changed: [String: Entry], forgetting forgotten: [String], forgottenThrough: UInt64
+  ) {
     for (client, entry) in Self.byActivity(changed) { update(client) { $0 = entry } }
     for client in forgotten { entries.removeValue(forKey: client) }
+    self.forgottenThrough = max(self.forgottenThrough, forgottenThrough)
   }
 
   /// Forgets the clients whose last action was more than ``idleLimit`` sequences before `now`,
@@ -182,7 +196,9 @@ public struct ClientLedger: Sendable, Equatable, Codable {
 
   /// Forgets `client`, the oldest of its queue; returns it.
   private mutating func forget(_ client: String, hasApplied: Bool) -> String {
-    entries.removeValue(forKey: client)
+    if let entry = entries.removeValue(forKey: client) {
+      forgottenThrough = max(forgottenThrough, entry.lastActive)
+    }
     if hasApplied { applied.removeOldest() } else { rejectedOnly.removeOldest() }
     return client
   }
@@ -203,34 +219,39 @@ public struct ClientLedger: Sendable, Equatable, Codable {
     }
   }
 
-  /// Ledgers are equal when their entries and limits are (the order of activity follows from
-  /// the entries).
+  /// Ledgers are equal when their entries, limits and ``forgottenThrough`` are (the order of
+  /// activity follows from the entries).
   public static func == (left: ClientLedger, right: ClientLedger) -> Bool {
     left.entries == right.entries && left.idleLimit == right.idleLimit
       && left.maximumClients == right.maximumClients
+      && left.forgottenThrough == right.forgottenThrough
   }
 
   private enum CodingKeys: String, CodingKey {
-    case entries, idleLimit, maximumClients
+    case entries, idleLimit, maximumClients, forgottenThrough
   }
 
-  /// Decodes the entries and the limits (a ledger encoded without ``maximumClients`` gets the
-  /// default).
+  /// Decodes the entries, the limits and ``forgottenThrough`` (a ledger encoded without
+  /// ``maximumClients`` gets the default; one without ``forgottenThrough`` never forgot a
+  /// client).
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.init(
       idleLimit: try container.decode(UInt64.self, forKey: .idleLimit),
       maximumClients: try container.decodeIfPresent(Int.self, forKey: .maximumClients)
         ?? 100_000,
-      restoring: try container.decode([String: Entry].self, forKey: .entries))
+      restoring: try container.decode([String: Entry].self, forKey: .entries),
+      forgottenThrough: try container.decodeIfPresent(UInt64.self, forKey: .forgottenThrough)
+        ?? 0)
   }
 
-  /// Encodes the entries and the limits.
+  /// Encodes the entries, the limits and ``forgottenThrough``.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(entries, forKey: .entries)
     try container.encode(idleLimit, forKey: .idleLimit)
     try container.encode(maximumClients, forKey: .maximumClients)
+    try container.encode(forgottenThrough, forKey: .forgottenThrough)
   }
 }
 

@@ -77,9 +77,13 @@ struct ClientLedgerTests {
     ledger.recordApplied(client: "a", number: 1, sequence: 1)
     ledger.recordApplied(client: "b", number: 1, sequence: 2)
     ledger.recordApplied(client: "a", number: 2, sequence: 150)
+    #expect(ledger.forgottenThrough == 0)
     #expect(ledger.evict(now: 200) == ["b"])
+    #expect(ledger.forgottenThrough == 2)
     #expect(ledger.evict(now: 251) == ["a"])
     #expect(ledger.entries.isEmpty)
+    // The latest activity of a forgotten client: a's last action, not the sequence it went at.
+    #expect(ledger.forgottenThrough == 150)
   }
 
   @Test func beyondTheMaximumTheLeastRecentlyActiveGoRejectedOnlyClientsFirst() {
@@ -98,6 +102,8 @@ struct ClientLedgerTests {
     ledger.recordApplied(client: "c", number: 1, sequence: 4)
     #expect(ledger.evict(now: 4) == ["a"])
     #expect(Set(ledger.entries.keys) == ["b", "w", "c"])
+    // z, forgotten at 2, was the latest active of the forgotten; a was active at 1.
+    #expect(ledger.forgottenThrough == 2)
   }
 
   @Test func aRestoredLedgerForgetsInTheOrderOfActivity() {
@@ -108,7 +114,10 @@ struct ClientLedgerTests {
     ]
     var ledger = ClientLedger(maximumClients: 1, restoring: entries)
     #expect(ledger.evict(now: 9) == ["early", "middle"])
-    #expect(ledger == ClientLedger(maximumClients: 1, restoring: ["late": entries["late"]!]))
+    #expect(
+      ledger
+        == ClientLedger(
+          maximumClients: 1, restoring: ["late": entries["late"]!], forgottenThrough: 5))
   }
 
   @Test func aCopyTakingEachBatchsChangesStaysEqualToTheLedger() {
@@ -125,7 +134,7 @@ struct ClientLedgerTests {
       changed.insert("r\(batch)")
       let forgotten = ledger.evict(now: batch)
       let entries = ledger.entries.filter { changed.contains($0.key) }
-      copy.apply(entries, forgetting: forgotten)
+      copy.apply(entries, forgetting: forgotten, forgottenThrough: ledger.forgottenThrough)
       #expect(copy == ledger)
     }
   }
@@ -150,42 +159,42 @@ struct OutboxTests {
 
   @Test func sendsEachActionOnceUntilARewind() throws {
     var outbox = Outbox(capacity: 10)
-    _ = outbox.welcome(lastNumber: 0, epoch: epoch, reconnected: false)
+    _ = outbox.welcome(lastNumber: 0, forgottenThrough: 0, epoch: epoch, reconnected: false)
     for _ in 0..<3 { _ = try outbox.enqueue(tag: "t", payload: []) }
-    let sent = outbox.takeUnsent(now: now, client: "c", quietly: false)
+    let sent = outbox.takeUnsent(now: now, replica: (epoch, 0), client: "c", quietly: false)
     #expect(sent.map(\.number) == [1, 2, 3])
     _ = try outbox.enqueue(tag: "t", payload: [])
-    let sent2 = outbox.takeUnsent(now: now, client: "c", quietly: false)
+    let sent2 = outbox.takeUnsent(now: now, replica: (epoch, 0), client: "c", quietly: false)
     #expect(sent2.map(\.number) == [4])
     let answered = outbox.answered(1)
     #expect(answered?.number == 1)
-    let sent3 = outbox.takeUnsent(now: now, client: "c", quietly: false)
+    let sent3 = outbox.takeUnsent(now: now, replica: (epoch, 0), client: "c", quietly: false)
     #expect(sent3.isEmpty)
     outbox.rewind()
-    let sent4 = outbox.takeUnsent(now: now, client: "c", quietly: false)
+    let sent4 = outbox.takeUnsent(now: now, replica: (epoch, 0), client: "c", quietly: false)
     #expect(sent4.map(\.number) == [2, 3, 4])
   }
 
   @Test func onlyAnUnansweredQuietSendRewindsAfterASnapshot() throws {
     var outbox = Outbox(capacity: 10)
-    _ = outbox.welcome(lastNumber: 0, epoch: epoch, reconnected: false)
+    _ = outbox.welcome(lastNumber: 0, forgottenThrough: 0, epoch: epoch, reconnected: false)
     for _ in 0..<2 { _ = try outbox.enqueue(tag: "t", payload: []) }
-    _ = outbox.takeUnsent(now: now, client: "c", quietly: false)
+    _ = outbox.takeUnsent(now: now, replica: (epoch, 0), client: "c", quietly: false)
     let afterLoudSends = outbox.rewindIfSentQuietly()
     #expect(!afterLoudSends)
     _ = try outbox.enqueue(tag: "t", payload: [])
-    _ = outbox.takeUnsent(now: now, client: "c", quietly: true)
+    _ = outbox.takeUnsent(now: now, replica: (epoch, 0), client: "c", quietly: true)
     let afterAQuietSend = outbox.rewindIfSentQuietly()
     #expect(afterAQuietSend)
     // Sent again loudly, nothing unanswered was sent quietly any more.
-    let resent = outbox.takeUnsent(now: now, client: "c", quietly: false)
+    let resent = outbox.takeUnsent(now: now, replica: (epoch, 0), client: "c", quietly: false)
     #expect(resent.map(\.number) == [1, 2, 3])
     let afterTheLoudResend = outbox.rewindIfSentQuietly()
     #expect(!afterTheLoudResend)
     // An answered quiet send leaves nothing to repeat.
     for number: UInt64 in 1...3 { _ = outbox.answered(number) }
     _ = try outbox.enqueue(tag: "t", payload: [])
-    _ = outbox.takeUnsent(now: now, client: "c", quietly: true)
+    _ = outbox.takeUnsent(now: now, replica: (epoch, 0), client: "c", quietly: true)
     _ = outbox.answered(4)
     let afterTheAnswer = outbox.rewindIfSentQuietly()
     #expect(!afterTheAnswer)
@@ -194,48 +203,48 @@ struct OutboxTests {
   @Test func nothingIsSentBeforeTheNumberingIsAligned() throws {
     var outbox = Outbox(capacity: 10)
     _ = try outbox.enqueue(tag: "t", payload: [])
-    let sent5 = outbox.takeUnsent(now: now, client: "c", quietly: false)
+    let sent5 = outbox.takeUnsent(now: now, replica: (epoch, 0), client: "c", quietly: false)
     #expect(sent5.isEmpty)
-    _ = outbox.welcome(lastNumber: 41, epoch: epoch, reconnected: false)
-    let sent6 = outbox.takeUnsent(now: now, client: "c", quietly: false)
+    _ = outbox.welcome(lastNumber: 41, forgottenThrough: 0, epoch: epoch, reconnected: false)
+    let sent6 = outbox.takeUnsent(now: now, replica: (epoch, 0), client: "c", quietly: false)
     #expect(sent6.map(\.number) == [42])
   }
 
   @Test func aRealignmentHoldsSendsUntilItsWelcome() throws {
     var outbox = Outbox(capacity: 10)
-    _ = outbox.welcome(lastNumber: 0, epoch: epoch, reconnected: false)
+    _ = outbox.welcome(lastNumber: 0, forgottenThrough: 0, epoch: epoch, reconnected: false)
     for _ in 0..<3 { _ = try outbox.enqueue(tag: "t", payload: []) }
-    _ = outbox.takeUnsent(now: now, client: "c", quietly: false)
+    _ = outbox.takeUnsent(now: now, replica: (epoch, 0), client: "c", quietly: false)
     let started = outbox.realign(now: now)
     let startedAgain = outbox.realign(now: now)
     #expect(started && !startedAgain)
     _ = try outbox.enqueue(tag: "t", payload: [])
-    #expect(outbox.takeUnsent(now: now, client: "c", quietly: false).isEmpty)
+    #expect(outbox.takeUnsent(now: now, replica: (epoch, 0), client: "c", quietly: false).isEmpty)
     #expect(outbox.realignmentTimedOut(after: .seconds(1), now: now + .seconds(2)))
     // The leader still has the numbering: everything unanswered goes again, as numbered.
-    _ = outbox.welcome(lastNumber: 0, epoch: epoch, reconnected: false)
+    _ = outbox.welcome(lastNumber: 0, forgottenThrough: 0, epoch: epoch, reconnected: false)
     #expect(!outbox.realignmentTimedOut(after: .seconds(1), now: now + .seconds(2)))
-    let resent = outbox.takeUnsent(now: now, client: "c", quietly: false)
+    let resent = outbox.takeUnsent(now: now, replica: (epoch, 0), client: "c", quietly: false)
     #expect(resent.map(\.number) == [1, 2, 3, 4])
     // The leader forgot the client (its last number is below the oldest unanswered − 1): the
     // unanswered actions are numbered again from its last number + 1.
     _ = outbox.answered(1)
     _ = outbox.answered(2)
     _ = outbox.realign(now: now)
-    _ = outbox.welcome(lastNumber: 0, epoch: epoch, reconnected: false)
-    let renumbered = outbox.takeUnsent(now: now, client: "c", quietly: false)
+    _ = outbox.welcome(lastNumber: 0, forgottenThrough: 0, epoch: epoch, reconnected: false)
+    let renumbered = outbox.takeUnsent(now: now, replica: (epoch, 0), client: "c", quietly: false)
     #expect(renumbered.map(\.number) == [1, 2])
   }
 
   @Test func aSendThatCouldNotBeQueuedGoesAgainWithTheOnesAfterIt() throws {
     var outbox = Outbox(capacity: 10)
-    _ = outbox.welcome(lastNumber: 0, epoch: epoch, reconnected: false)
+    _ = outbox.welcome(lastNumber: 0, forgottenThrough: 0, epoch: epoch, reconnected: false)
     for _ in 0..<3 { _ = try outbox.enqueue(tag: "t", payload: []) }
-    _ = outbox.takeUnsent(now: now, client: "c", quietly: false)
+    _ = outbox.takeUnsent(now: now, replica: (epoch, 0), client: "c", quietly: false)
     outbox.unsend(from: 2)
-    let again = outbox.takeUnsent(now: now, client: "c", quietly: false)
+    let again = outbox.takeUnsent(now: now, replica: (epoch, 0), client: "c", quietly: false)
     #expect(again.map(\.number) == [2, 3])
-    #expect(outbox.takeUnsent(now: now, client: "c", quietly: false).isEmpty)
+    #expect(outbox.takeUnsent(now: now, replica: (epoch, 0), client: "c", quietly: false).isEmpty)
   }
 
   @Test func aFullOutboxRefuses() throws {
@@ -248,33 +257,70 @@ struct OutboxTests {
 
   @Test func aLeaderThatForgotTheClientAtAReconnectLeavesTheSentActionsInDoubt() throws {
     var outbox = Outbox(capacity: 10)
-    _ = outbox.welcome(lastNumber: 0, epoch: epoch, reconnected: true)
+    _ = outbox.welcome(lastNumber: 0, forgottenThrough: 0, epoch: epoch, reconnected: true)
     for _ in 0..<4 { _ = try outbox.enqueue(tag: "t", payload: []) }
-    _ = outbox.takeUnsent(now: now, client: "c", quietly: false)
+    _ = outbox.takeUnsent(now: now, replica: (epoch, 0), client: "c", quietly: false)
     _ = outbox.answered(1)
     _ = try outbox.enqueue(tag: "t", payload: [])
-    // Reconnected, the leader of the same history no longer knows the client (it answered 1):
-    // 2 to 4 went out on the old connection and may have been applied; 5 never did.
-    let inDoubt = outbox.welcome(lastNumber: 0, epoch: epoch, reconnected: true)
+    // Reconnected, the leader of the same history no longer knows the client (it answered 1)
+    // and forgot clients active after 2 to 4 went out on the old connection: they may have been
+    // applied; 5 never went out.
+    let inDoubt = outbox.welcome(
+      lastNumber: 0, forgottenThrough: 3, epoch: epoch, reconnected: true)
     #expect(inDoubt.map(\.number) == [2, 3, 4])
-    let sent = outbox.takeUnsent(now: now, client: "c", quietly: false)
+    let sent = outbox.takeUnsent(now: now, replica: (epoch, 0), client: "c", quietly: false)
     #expect(sent.map(\.number) == [1])
     #expect(outbox.entries.count == 1)
+  }
+
+  @Test func anUnknownClientsActionsAreInDoubtOnlyWhenSentBeforeTheForgottenActivity() throws {
+    // None of the actions was answered, so only the ledger's forgotten-through sequence tells an
+    // action applied and forgotten from one that never arrived.
+    for (forgottenThrough, expectedInDoubt) in [(UInt64(0), [UInt64]()), (10, []), (11, [1, 2])] {
+      var outbox = Outbox(capacity: 10)
+      _ = outbox.welcome(lastNumber: 0, forgottenThrough: 0, epoch: epoch, reconnected: true)
+      for _ in 0..<2 { _ = try outbox.enqueue(tag: "t", payload: []) }
+      _ = outbox.takeUnsent(now: now, replica: (epoch, 10), client: "c", quietly: false)
+      _ = try outbox.enqueue(tag: "t", payload: [])
+      let inDoubt = outbox.welcome(
+        lastNumber: 0, forgottenThrough: forgottenThrough, epoch: epoch, reconnected: true)
+      #expect(inDoubt.map(\.number) == expectedInDoubt)
+      // What is not in doubt goes again, numbered from 1.
+      let sent = outbox.takeUnsent(now: now, replica: (epoch, 10), client: "c", quietly: false)
+      #expect(sent.map(\.number) == Array(1...UInt64(3 - expectedInDoubt.count)))
+    }
+  }
+
+  @Test func anActionSentWhileTheReplicaShowedAnotherHistoryIsInDoubtAfterAnyForgetting() throws {
+    var outbox = Outbox(capacity: 10)
+    _ = outbox.welcome(lastNumber: 0, forgottenThrough: 0, epoch: epoch, reconnected: true)
+    _ = try outbox.enqueue(tag: "t", payload: [])
+    // Sent before the replica's snapshot of the new history came: its sequence (99) belongs to
+    // the old history and says nothing about when the leader may have applied the action.
+    _ = outbox.takeUnsent(
+      now: now, replica: (Epoch(rawValue: 1), 99), client: "c", quietly: false)
+    let inDoubt = outbox.welcome(
+      lastNumber: 0, forgottenThrough: 1, epoch: epoch, reconnected: true)
+    #expect(inDoubt.map(\.number) == [1])
   }
 
   @Test func aNewHistoryOrARealignmentRenumbersEverySentAction() throws {
     for (epoch, reconnected) in [(Epoch(rawValue: 8), true), (epoch, false)] {
       var outbox = Outbox(capacity: 10)
-      _ = outbox.welcome(lastNumber: 4, epoch: self.epoch, reconnected: true)
+      _ = outbox.welcome(lastNumber: 4, forgottenThrough: 0, epoch: self.epoch, reconnected: true)
       for _ in 0..<3 { _ = try outbox.enqueue(tag: "t", payload: []) }
       #expect(
-        outbox.takeUnsent(now: now, client: "c", quietly: false).map(\.number) == [5, 6, 7])
+        outbox.takeUnsent(now: now, replica: (epoch, 0), client: "c", quietly: false).map(\.number)
+          == [5, 6, 7])
       _ = outbox.answered(5)
       // A new epoch lost the history 6 and 7 went to; a realignment's WELCOME comes after the
       // out-of-order answers to both, on the same connection. Neither was applied.
-      let inDoubt = outbox.welcome(lastNumber: 0, epoch: epoch, reconnected: reconnected)
+      let inDoubt = outbox.welcome(
+        lastNumber: 0, forgottenThrough: 0, epoch: epoch, reconnected: reconnected)
       #expect(inDoubt.isEmpty)
-      #expect(outbox.takeUnsent(now: now, client: "c", quietly: false).map(\.number) == [1, 2])
+      #expect(
+        outbox.takeUnsent(now: now, replica: (epoch, 0), client: "c", quietly: false).map(\.number)
+          == [1, 2])
     }
   }
 }

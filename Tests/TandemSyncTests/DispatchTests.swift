@@ -369,8 +369,10 @@ struct SupersededConnectionTests {
           client: "same", number: number, tag: "test.increment",
           payload: Array(#"{"by":1}"#.utf8)))
     }
-    _ = try old.request(.hello(version: "TSP/3", client: "same", fingerprint: fingerprint))
-    _ = try new.request(.hello(version: "TSP/3", client: "same", fingerprint: fingerprint))
+    _ = try old.request(
+      .hello(version: ControlRequest.version, client: "same", fingerprint: fingerprint))
+    _ = try new.request(
+      .hello(version: ControlRequest.version, client: "same", fingerprint: fingerprint))
     // An action on the old connection, after the new one said hello: refused, unapplied.
     guard case .error(ControlReply.superseded, _) = try old.request(increment(1)) else {
       Issue.record("expected the old connection's action to be refused as superseded")

@@ -85,7 +85,7 @@ extension ScriptedLeader {
       guard hellos >= 2 else { continue }
       try reply(
         .welcome(
-          epoch, sequence: 5, lastNumber: 0, heartbeatMilliseconds: 100,
+          epoch, sequence: 5, lastNumber: 0, forgottenThrough: 0, heartbeatMilliseconds: 100,
           updates: updatesEndpoint))
     }
     return hellos

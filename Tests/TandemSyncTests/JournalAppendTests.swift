@@ -125,8 +125,24 @@ struct JournalAppendTests {
       try journal.append(
         [journalDelta(1, client: "a", number: 1), journalDelta(2, client: "b", number: 1)],
         ledger: ledgerChange(ledger, "a", "b"))
-      try journal.append([], forgetting: ["a"])
+      #expect(try journal.recover().ledger.forgottenThrough == 0)
+      try journal.append([], forgetting: ["a"], forgottenThrough: 1)
       #expect(Set(try journal.recover().ledger.entries.keys) == ["b"])
+      journal.close()
+      let reopened = try makeJournal(in: directory)
+      #expect(try reopened.recover().ledger.forgottenThrough == 1)
+    }
+  }
+
+  @Test func aSnapshotRaisesTheForgottenThroughSequenceButNeverLowersIt() throws {
+    try withTemporaryDirectory { directory in
+      let journal = try makeJournal(in: directory)
+      try journal.append(journalDeltas(1...8))
+      let ledger = ClientLedger(restoring: [:], forgottenThrough: 7)
+      try journal.writeSnapshot(sequence: 8, document: Array("{}".utf8), ledger: ledger)
+      #expect(try journal.recover().ledger.forgottenThrough == 7)
+      try journal.writeSnapshot(sequence: 8, document: Array("{}".utf8), ledger: ClientLedger())
+      #expect(try journal.recover().ledger.forgottenThrough == 7)
     }
   }
 

@@ -45,9 +45,22 @@ func alterJournal(_ path: String, _ sql: String) throws {
   try connection.execute(sql)
 }
 
-/// Turns the closed journal at `path` into the version 1 format: the same tables, without the
+/// Turns the closed journal at `path` into the version 2 format: the same tables, without the
+/// ledger's forgotten-through record.
+func downgradeToVersion2(_ path: String) throws {
+  try alterJournal(
+    path,
+    """
+    DELETE FROM meta WHERE key = 'ledger_forgotten_through';
+    PRAGMA user_version = 2;
+    UPDATE meta SET value = 2 WHERE key = 'version';
+    """)
+}
+
+/// Turns the closed journal at `path` into the version 1 format: the version 2 one, without the
 /// ledgers' rejections.
 func downgradeToVersion1(_ path: String) throws {
+  try downgradeToVersion2(path)
   try alterJournal(
     path,
     """

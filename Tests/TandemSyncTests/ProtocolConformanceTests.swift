@@ -7,7 +7,7 @@ import ZeroMQ
 
 @testable import TandemSync
 
-/// A leader played by the test: raw XPUB and ROUTER sockets speaking TSP/3 frame by frame, to
+/// A leader played by the test: raw XPUB and ROUTER sockets speaking TSP/4 frame by frame, to
 /// check what a follower does when the leader misbehaves.
 final class ScriptedLeader: @unchecked Sendable {  // used by one thread at a time
   let context = Context()
@@ -74,7 +74,8 @@ final class ScriptedLeader: @unchecked Sendable {  // used by one thread at a ti
       case .hello:
         try reply(
           .welcome(
-            epoch, sequence: sequence, lastNumber: 0, heartbeatMilliseconds: 100,
+            epoch, sequence: sequence, lastNumber: 0, forgottenThrough: 0,
+            heartbeatMilliseconds: 100,
             updates: updatesEndpoint))
       case .snapshot:
         try reply(
@@ -335,7 +336,7 @@ extension ProtocolConformanceTests {
     }
     try leader.reply(
       .welcome(
-        leader.epoch, sequence: 6, lastNumber: 0, heartbeatMilliseconds: 100,
+        leader.epoch, sequence: 6, lastNumber: 0, forgottenThrough: 0, heartbeatMilliseconds: 100,
         updates: leader.updatesEndpoint))
     // The follower sends its unanswered action again; what else does it ask for?
     let seven = replacing(at: 7, "/n", with: 7)
@@ -382,7 +383,8 @@ struct LeaderBadInputTests {
     }
     #expect(
       try client.request(.hello(version: "TSP/9", client: "x", fingerprint: "*"))
-        == .error(code: "version", message: "this leader speaks TSP/3, not TSP/9"))
+        == .error(
+          code: "version", message: "this leader speaks \(ControlRequest.version), not TSP/9"))
     let follower = try await makeFollower(leader)
     _ = try await follower.send(Increment()).applied()
     let statistics = try await leader.statistics()

@@ -58,6 +58,45 @@ struct RealignmentTests {
     await leader.stop()
   }
 
+  @Test func theWelcomeSaysHowRecentlyTheForgottenClientsWereActiveAcrossARestart()
+    async throws
+  {
+    let directory = try LeaderDirectory()
+    let path = directory.journal
+    func forgottenThrough(_ leader: Leader<TestState>) throws -> UInt64? {
+      let client = RawClient(endpoint: leader.controlEndpoint)
+      defer { client.close() }
+      let reply = try client.request(
+        .hello(version: ControlRequest.version, client: "asking", fingerprint: leader.fingerprint))
+      guard case .welcome(_, _, _, let forgottenThrough, _, _) = reply else { return nil }
+      return forgottenThrough
+    }
+    let leader = try await makeLeader {
+      $0.ledgerIdleLimit = 3
+      $0.journalPath = path
+    }
+    #expect(try forgottenThrough(leader) == 0)
+    let client = RawClient(endpoint: leader.controlEndpoint)
+    defer { client.close() }
+    let increment = ForwardedAction(
+      client: "idle", number: 1, tag: "test.increment", payload: Array(#"{"by":1}"#.utf8))
+    guard case .ack(_, 1, _, 1) = try client.request(.dispatch(increment)) else {
+      Issue.record("expected the action to be applied at sequence 1")
+      return
+    }
+    for _ in 0..<5 { leader.store.dispatch(Increment()) }
+    try await eventually("the leader published its increments, forgetting the idle client") {
+      try await leader.statistics().sequence == 6
+    }
+    // Forgotten, the client was last active at 1: an action it sent while its replica was
+    // below 1 may have been applied; one sent at 1 or later was not (it would still be known).
+    #expect(try forgottenThrough(leader) == 1)
+    await leader.stop()
+    let restarted = try await makeLeader { $0.journalPath = path }
+    #expect(try forgottenThrough(restarted) == 1)
+    await restarted.stop()
+  }
+
   @Test(.timeLimit(.minutes(1)))
   func aFollowerWhoseClientIDAnotherProcessTookOverStops() async throws {
     let leader = try await makeLeader()

@@ -30,7 +30,8 @@ struct ReplicaSyncTests {
     _ = sync.connected(client: "c", fingerprint: "f", now: now)
     _ = sync.received(
       .welcome(
-        epoch, sequence: sequence, lastNumber: 0, heartbeatMilliseconds: 100, updates: "inproc://u"),
+        epoch, sequence: sequence, lastNumber: 0, forgottenThrough: 0, heartbeatMilliseconds: 100,
+        updates: "inproc://u"),
       now: now)
     _ = sync.received(.heartbeat(epoch, sequence: sequence, stateHash: 0), now: now)
     _ = sync.received(.state(epoch, sequence: sequence, stateHash: 0, document: []), now: now)
@@ -41,13 +42,14 @@ struct ReplicaSyncTests {
     var sync = ReplicaSync(silenceLimit: .seconds(3), now: now)
     #expect(
       sync.connected(client: "c", fingerprint: "f", now: now) == [
-        .send(.hello(version: "TSP/3", client: "c", fingerprint: "f"))
+        .send(.hello(version: ControlRequest.version, client: "c", fingerprint: "f"))
       ])
     #expect(sync.received(.heartbeat(epoch, sequence: 1, stateHash: 0), now: now).isEmpty)
     #expect(
       sync.received(
         .welcome(
-          epoch, sequence: 3, lastNumber: 0, heartbeatMilliseconds: 250, updates: "inproc://u"),
+          epoch, sequence: 3, lastNumber: 0, forgottenThrough: 0, heartbeatMilliseconds: 250,
+          updates: "inproc://u"),
         now: now
       )
       .isEmpty)
@@ -62,7 +64,8 @@ struct ReplicaSyncTests {
     _ = sync.connected(client: "c", fingerprint: "f", now: now)
     _ = sync.received(
       .welcome(
-        epoch, sequence: 3, lastNumber: 0, heartbeatMilliseconds: 100, updates: "inproc://u"),
+        epoch, sequence: 3, lastNumber: 0, forgottenThrough: 0, heartbeatMilliseconds: 100,
+        updates: "inproc://u"),
       now: now)
     #expect(sync.received(.delta(epoch, delta(4)), now: now) == [.send(.snapshot)])
     #expect(sync.received(.delta(epoch, delta(5)), now: now).isEmpty)
@@ -173,7 +176,8 @@ struct ReplicaSyncTests {
     _ = sync.connected(client: "c", fingerprint: "f", now: now)
     _ = sync.received(
       .welcome(
-        epoch, sequence: 3, lastNumber: 0, heartbeatMilliseconds: 100, updates: "inproc://u"),
+        epoch, sequence: 3, lastNumber: 0, forgottenThrough: 0, heartbeatMilliseconds: 100,
+        updates: "inproc://u"),
       now: now)
     _ = sync.received(.delta(epoch, delta(4)), now: now)
     let next = Epoch(rawValue: 9)
@@ -220,7 +224,8 @@ struct ReplicaSyncTests {
     _ = sync.connected(client: "c", fingerprint: "f", now: now)
     _ = sync.received(
       .welcome(
-        epoch, sequence: 15, lastNumber: 0, heartbeatMilliseconds: 100, updates: "inproc://u"),
+        epoch, sequence: 15, lastNumber: 0, forgottenThrough: 0, heartbeatMilliseconds: 100,
+        updates: "inproc://u"),
       now: now)
     #expect(
       sync.received(.heartbeat(epoch, sequence: 15, stateHash: 0), now: now) == [

@@ -97,7 +97,8 @@ struct WireFormatTests {
   @Test func controlRepliesRoundTrip() throws {
     let replies: [ControlReply] = [
       .welcome(
-        epoch, sequence: 5, lastNumber: 2, heartbeatMilliseconds: 1000, updates: "inproc://u"),
+        epoch, sequence: 5, lastNumber: 2, forgottenThrough: 4, heartbeatMilliseconds: 1000,
+        updates: "inproc://u"),
       .state(epoch, sequence: 5, stateHash: 99, document: Array("{}".utf8)),
       .deltas(epoch, [delta, Delta(sequence: 43, origin: .leader, tag: "x", patch: [])]),
       .deltas(epoch, []), .stale(epoch, sequence: 8),
@@ -133,7 +134,12 @@ struct WireFormatTests {
       #expect(throws: ProtocolViolation.self) { try UpdateMessage(frames: update.frames) }
     }
     let replies: [ControlReply] = [
-      .welcome(epoch, sequence: 1, lastNumber: last, heartbeatMilliseconds: 1, updates: "u"),
+      .welcome(
+        epoch, sequence: 1, lastNumber: last, forgottenThrough: 0, heartbeatMilliseconds: 1,
+        updates: "u"),
+      .welcome(
+        epoch, sequence: 1, lastNumber: 0, forgottenThrough: last, heartbeatMilliseconds: 1,
+        updates: "u"),
       .state(epoch, sequence: last, stateHash: 1, document: []),
       .ack(client: "c", number: last, epoch, sequence: 4),
     ]

@@ -13,9 +13,10 @@ public enum FollowerError: Error, Sendable, Equatable, CustomStringConvertible {
   case historyLost
   /// The leader forgot this follower's client id (it evicted it as idle, see
   /// ``LeaderConfiguration/ledgerIdleLimit``, or beyond its
-  /// ``LeaderConfiguration/maximumLedgerClients``) while the action was sent and unanswered: it may
-  /// have been applied, and sent again it could be applied twice, so it was not. Check the
-  /// state before sending it again.
+  /// ``LeaderConfiguration/maximumLedgerClients``) while the action was sent and unanswered, and
+  /// the leader's ledger forgot clients active after the action was sent (see
+  /// ``ClientLedger/forgottenThrough``): it may have been applied, and sent again it could be
+  /// applied twice, so it was not. Check the state before sending it again.
   case outcomeUnknown
   /// The leader refused the follower: at `HELLO` (a different schema or protocol version), or
   /// later because another process said `HELLO` with the same client id (code `superseded`).

@@ -140,7 +140,7 @@ struct ReplicaSync {
   mutating func received(_ reply: ControlReply, now: ContinuousClock.Instant) -> [Effect] {
     lastHeard = now
     switch reply {
-    case .welcome(_, _, _, let milliseconds, _):
+    case .welcome(_, _, _, _, let milliseconds, _):
       guard phase == .greeting else { return [] }
       heartbeatInterval = .milliseconds(Int64(clamping: max(milliseconds, 1)))
       phase = .awaitingUpdate

@@ -8,7 +8,7 @@ extension Journal {
   }
 
   /// Stores one committed batch in one transaction: its deltas, the client ledger entries it
-  /// changed, and the clients it forgot. This is the group commit unit: when it returns, the
+  /// changed, and the clients it forgot with the ledger's ``ClientLedger/forgottenThrough``. This is the group commit unit: when it returns, the
   /// batch is as durable as the ``Durability`` promises; when it throws, nothing of it is stored.
   ///
   /// Each delta takes one `deltas` row per action, in sequence order: the last row carries the
@@ -22,6 +22,8 @@ extension Journal {
   ///     be empty for a batch of rejections only).
   ///   - ledger: the new entries of the clients whose entries the batch changed.
   ///   - forgetting: clients the leader evicted from its ledger.
+  ///   - forgottenThrough: the ledger's ``ClientLedger/forgottenThrough`` after the eviction
+  ///     (stored when `forgetting` is not empty).
   /// - Precondition: no delta has an empty patch (a patch is a JSON array, never empty bytes).
   /// - Throws: ``JournalError/sequenceMismatch(expected:got:)`` (checked before anything is
   ///   written), ``JournalError/noBaseSnapshot(path:)`` before the first snapshot, or
@@ -29,7 +31,8 @@ extension Journal {
   ///   session's first write, what ``recover()`` throws for a history it refuses.
   @discardableResult
   public func append(
-    _ deltas: [Delta], ledger: [String: ClientLedger.Entry] = [:], forgetting: [String] = []
+    _ deltas: [Delta], ledger: [String: ClientLedger.Entry] = [:], forgetting: [String] = [],
+    forgottenThrough: UInt64 = 0
   ) throws(JournalError) -> Commit {
     let policy = configuration.snapshotPolicy
     return try withSession { (session) throws(JournalError) -> Commit in
@@ -82,6 +85,7 @@ extension Journal {
               _ = try row.step()
             }
           }
+          if !forgetting.isEmpty { try session.raiseForgottenThrough(to: forgottenThrough) }
         }
       }
       session.deltasSinceSnapshot += Int(expected - 1 - session.lastSequence)

@@ -65,7 +65,8 @@ extension Journal {
 }
 
 extension JournalSession {
-  /// Writes the snapshot rows and replaces the current ledger, in one transaction.
+  /// Writes the snapshot rows and replaces the current ledger (raising the stored
+  /// forgotten-through sequence to the ledger's), in one transaction.
   func storeSnapshot(
     sequence: UInt64, hash: UInt64, document: [UInt8], ledger: ClientLedger
   ) throws(SQLiteError) {
@@ -85,6 +86,7 @@ extension JournalSession {
         _ = try row.step()
       }
       try connection.execute("DELETE FROM ledger")
+      try raiseForgottenThrough(to: ledger.forgottenThrough)
       let current = try connection.statement(JournalSchema.upsertLedger)
       for (client, entry) in ledger.entries {
         try current.run { (row: SQLiteStatement) throws(SQLiteError) in

@@ -98,6 +98,9 @@ extension JournalSession {
     if try metaInteger(JournalSchema.epochKey) == nil {
       problems.append("meta: no epoch is stored")
     }
+    if try metaInteger(JournalSchema.forgottenThroughKey) == nil {
+      problems.append("meta: the ledger's forgotten-through sequence is not stored")
+    }
     return problems
   }
 

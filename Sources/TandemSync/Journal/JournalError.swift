@@ -37,7 +37,7 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
       let advice =
         found > supported
         ? "it was written by a newer Tandem: run that version, or move the file aside"
-        : found == 1
+        : found >= 1
           ? "a leader of this build upgrades it in place when it opens it"
           : "move it aside (or export its state with the version that wrote it)"
       return "journal \(path) has format version \(found), this build reads version "

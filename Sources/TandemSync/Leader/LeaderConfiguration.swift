@@ -37,11 +37,11 @@ public struct LeaderConfiguration: Sendable {
   /// The updates socket's send high-water mark, in messages per subscriber; past it ZeroMQ
   /// drops deltas for that subscriber, which then repairs the gap by catch-up.
   public var updatesHighWaterMark: Int32 = 100_000
-  /// Clients idle for more than this many sequences are forgotten by the exactly-once ledger.
-  /// Exactly once holds for clients it has not forgotten: a follower cut off while the leader
-  /// applies more than this may have an action applied twice when none of its recent numbers
-  /// was answered (the protocol's "Dispatch" section), and otherwise fails the receipts of the
-  /// actions in doubt with ``FollowerError/outcomeUnknown``.
+  /// Clients idle for more than this many sequences are forgotten by the exactly-once ledger. A
+  /// follower cut off while the leader applies more than this finds itself forgotten when it
+  /// reconnects: the actions it sent that the leader may have applied before forgetting it fail
+  /// with ``FollowerError/outcomeUnknown`` (the protocol's "Dispatch" section), and are never
+  /// applied twice.
   public var ledgerIdleLimit: UInt64 = 10_000_000
   /// The most clients the exactly-once ledger keeps (each costs a journal row, and up to
   /// ``ClientLedger/rejectionsKept`` rejections). When a batch leaves more, the leader forgets

@@ -2,7 +2,7 @@
 ///
 /// | command | frames after the command |
 /// |---|---|
-/// | `WELCOME` | epoch, sequence, client's last action number, heartbeat interval (ms), updates endpoint |
+/// | `WELCOME` | epoch, sequence, client's last action number, ledger forgotten through, heartbeat interval (ms), updates endpoint |
 /// | `STATE` | epoch, sequence, state hash, state (canonical JSON) |
 /// | `DELTAS` | epoch, count, then per delta: sequence, origin, number, tag, patch |
 /// | `STALE` | epoch, sequence |
@@ -13,7 +13,8 @@
 /// | `ERROR` | code, message |
 public enum ControlReply: Sendable, Equatable {
   case welcome(
-    Epoch, sequence: UInt64, lastNumber: UInt64, heartbeatMilliseconds: UInt64, updates: String)
+    Epoch, sequence: UInt64, lastNumber: UInt64, forgottenThrough: UInt64,
+    heartbeatMilliseconds: UInt64, updates: String)
   case state(Epoch, sequence: UInt64, stateHash: UInt64, document: Frame)
   case deltas(Epoch, [Delta])
   case stale(Epoch, sequence: UInt64)
@@ -39,12 +40,14 @@ public enum ControlReply: Sendable, Equatable {
 
   private func append(to frames: inout [Frame]) {
     switch self {
-    case .welcome(let epoch, let sequence, let lastNumber, let heartbeat, let updates):
-      frames.reserveCapacity(frames.count + 6)
+    case .welcome(
+      let epoch, let sequence, let lastNumber, let forgottenThrough, let heartbeat, let updates):
+      frames.reserveCapacity(frames.count + 7)
       frames.append(Frame(utf8: "WELCOME"))
       frames.append(Frame(bigEndian: epoch.rawValue))
       frames.append(Frame(bigEndian: sequence))
       frames.append(Frame(bigEndian: lastNumber))
+      frames.append(Frame(bigEndian: forgottenThrough))
       frames.append(Frame(bigEndian: heartbeat))
       frames.append(Frame(utf8: updates))
     case .state(let epoch, let sequence, let hash, let document):
@@ -102,6 +105,7 @@ public enum ControlReply: Sendable, Equatable {
       self = .welcome(
         Epoch(rawValue: try reader.integer("epoch")), sequence: try reader.ordinal("sequence"),
         lastNumber: try reader.ordinal("last number"),
+        forgottenThrough: try reader.ordinal("forgotten through"),
         heartbeatMilliseconds: try reader.integer("heartbeat interval"),
         updates: try reader.text("updates endpoint", limit: 1024))
     case "STATE":

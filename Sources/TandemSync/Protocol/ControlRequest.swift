@@ -21,7 +21,7 @@ public enum ControlRequest: Sendable, Equatable {
   case stats
 
   /// The protocol version this code speaks, sent in `HELLO`.
-  public static let version = "TSP/3"
+  public static let version = "TSP/4"
 
   /// The message as ZeroMQ frames.
   public var frames: [Frame] {

@@ -15,19 +15,21 @@ extension FollowerEngine {
       }
       log.debug("reply \(reply)")
       switch reply {
-      case .welcome(let epoch, _, let lastNumber, _, let updates):
+      case .welcome(let epoch, _, let lastNumber, let forgottenThrough, _, let updates):
         nextDelay = configuration.reconnectDelay
         let joining = sync.phase == .greeting
         perform(sync.received(reply, now: .now))
         if joining || outbox.withLock({ $0.realigningSince != nil }) {
           if subscriber == nil { subscribe(to: updates) }
           let unknown = outbox.withLock {
-            $0.welcome(lastNumber: lastNumber, epoch: epoch, reconnected: joining)
+            $0.welcome(
+              lastNumber: lastNumber, forgottenThrough: forgottenThrough, epoch: epoch,
+              reconnected: joining)
           }
           if !unknown.isEmpty {
             log.error(
-              "the leader evicted this client from its ledger with \(unknown.count) actions "
-                + "unanswered; they may have been applied, so they are not sent again")
+              "the leader forgot this client with \(unknown.count) actions unanswered; "
+                + "they may have been applied, so they are not sent again")
           }
           for entry in unknown { entry.receipt.settle(.failure(.outcomeUnknown)) }
           flushOutbox()

@@ -15,7 +15,9 @@ extension FollowerEngine {
     }
     let quietly = sync.phase == .live
     let actions = outbox.withLock {
-      $0.takeUnsent(now: .now, client: configuration.clientID, quietly: quietly)
+      $0.takeUnsent(
+        now: .now, replica: (sync.epoch, sync.sequence), client: configuration.clientID,
+        quietly: quietly)
     }
     for action in actions {
       let request: ControlRequest = quietly ? .dispatchQuietly(action) : .dispatch(action)

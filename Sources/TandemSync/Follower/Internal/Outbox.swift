@@ -15,8 +15,13 @@ struct Outbox {
     var sentAt: ContinuousClock.Instant?
     /// Whether it was last sent with `DISPATCH-QUIET`, which gets no `ACK` once applied.
     var sentQuietly = false
-    /// Whether it was ever sent: the leader may have applied it, answered or not.
+    /// Whether it was ever sent under its number: the leader may have applied it, answered or
+    /// not.
     var everSent = false
+    /// The replica's sequence when it was first sent under its number, in the history the
+    /// numbering is aligned with (0 when the replica was in another): the leader applies it, if
+    /// at all, at a later sequence.
+    var firstSentAfter: UInt64 = 0
   }
 
   let capacity: Int
@@ -53,17 +58,23 @@ struct Outbox {
     return receipt
   }
 
-  /// The actions waiting to be sent, marked as sent at `now` (and whether `quietly`).
+  /// The actions waiting to be sent, marked as sent at `now` (and whether `quietly`) while the
+  /// `replica` shows the given epoch and sequence.
   mutating func takeUnsent(
-    now: ContinuousClock.Instant, client: String, quietly: Bool
+    now: ContinuousClock.Instant, replica: (epoch: Epoch?, sequence: UInt64), client: String,
+    quietly: Bool
   ) -> [ForwardedAction] {
     guard isAligned, realigningSince == nil else { return [] }
+    let sentAfter = replica.epoch == alignedEpoch ? replica.sequence : 0
     var actions: [ForwardedAction] = []
     actions.reserveCapacity(entries.count - sentCount)
     for index in sentCount..<entries.count {
       entries[index].sentAt = now
       entries[index].sentQuietly = quietly
-      entries[index].everSent = true
+      if !entries[index].everSent {
+        entries[index].everSent = true
+        entries[index].firstSentAfter = sentAfter
+      }
       let entry = entries[index]
       actions.append(
         ForwardedAction(
@@ -141,14 +152,19 @@ struct Outbox {
   /// evicted), the unanswered actions are renumbered from its last number + 1, and
   /// everything unanswered is sent again.
   ///
-  /// Except at the `WELCOME` of a new connection (`reconnected`) from a leader that forgot the
-  /// client within the history the actions were sent to (the epoch is unchanged: it evicted the
-  /// client): an action sent on an earlier connection may have been applied with its
-  /// answer lost, and renumbered it would be applied a second time. Those are removed and
-  /// returned, for their receipts to fail; the ones never sent are renumbered. (At a
+  /// Except at the `WELCOME` of a new connection (`reconnected`) from a leader that does not
+  /// know the client within the history the actions were sent to (the epoch is unchanged): an
+  /// action sent on an earlier connection may have been applied with its answer lost before
+  /// the leader forgot the client, and sent again it would be applied a second time. That is
+  /// so for an action first sent while the replica was below `forgottenThrough` (the latest
+  /// activity of any client the ledger forgot, ``ClientLedger/forgottenThrough``): applied, it
+  /// would have kept the client in the ledger past that sequence. Those are removed and
+  /// returned, for their receipts to fail; the others are renumbered and sent again. (At a
   /// realignment's `WELCOME`, every action still here was answered `out-of-order` on this
   /// connection, or sent quietly and applied, which the ledger remembers: none is in doubt.)
-  mutating func welcome(lastNumber: UInt64, epoch: Epoch, reconnected: Bool) -> [Entry] {
+  mutating func welcome(
+    lastNumber: UInt64, forgottenThrough: UInt64, epoch: Epoch, reconnected: Bool
+  ) -> [Entry] {
     rewind()
     let first = entries.first?.number ?? nextNumber
     let wasAligned = isAligned
@@ -156,18 +172,21 @@ struct Outbox {
     isAligned = true
     realigningSince = nil
     alignedEpoch = epoch
-    guard !wasAligned || lastNumber + 1 < first else {
+    let mayBeForgotten: (Entry) -> Bool = { $0.everSent && $0.firstSentAfter < forgottenThrough }
+    var outcomeUnknown: [Entry] = []
+    if reconnected && wasAligned && sameHistory && (lastNumber + 1 < first || lastNumber == 0) {
+      outcomeUnknown = entries.filter(mayBeForgotten)
+      entries.removeAll(where: mayBeForgotten)
+    }
+    guard !wasAligned || lastNumber + 1 < first || !outcomeUnknown.isEmpty else {
       nextNumber = max(nextNumber, lastNumber + 1)
       return []
-    }
-    var outcomeUnknown: [Entry] = []
-    if reconnected && wasAligned && sameHistory {
-      outcomeUnknown = entries.filter(\.everSent)
-      entries.removeAll(where: \.everSent)
     }
     var number = lastNumber + 1
     for index in entries.indices {
       entries[index].number = number
+      entries[index].everSent = false
+      entries[index].firstSentAfter = 0
       number += 1
     }
     nextNumber = number

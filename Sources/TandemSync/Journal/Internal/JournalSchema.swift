@@ -1,15 +1,17 @@
 /// The journal's file format: SQL, identifiers and version.
 ///
-/// Version 2 (see the Journal article in the DocC catalog for the meaning of every column):
-/// `meta` (key/value: epoch, format, session markers), `deltas` (one row per sequence, i.e.
+/// Version 3 (see the Journal article in the DocC catalog for the meaning of every column):
+/// `meta` (key/value: epoch, format, session markers, the ledger's forgotten-through sequence),
+/// `deltas` (one row per sequence, i.e.
 /// per action; a delta of several actions takes a row each, all but its last with an empty
 /// patch),
 /// `ledger` (the client ledger as of the last commit), `snapshots` and `snapshot_ledger`
-/// (the state document and the whole ledger at a sequence). Version 1 lacked the ledgers'
-/// `rejections` column; a leader opening a version 1 journal adds it (``upgradeFromVersion1``).
+/// (the state document and the whole ledger at a sequence). Version 2 lacked the
+/// forgotten-through record, and version 1 also the ledgers' `rejections` column; a leader
+/// opening such a journal adds them (``addRejectionColumns``, ``upgradeToCurrent``).
 enum JournalSchema {
   /// The format version this build reads and writes (`PRAGMA user_version`).
-  static let version: Int64 = 2
+  static let version: Int64 = 3
   /// `PRAGMA application_id`: "TNDM" in ASCII, marking the file as a Tandem journal.
   static let applicationID: Int64 = 0x544E_444D
   /// The first 16 bytes of every SQLite 3 database file.
@@ -34,7 +36,7 @@ enum JournalSchema {
     ) STRICT, WITHOUT ROWID;
     INSERT INTO meta (key, value) VALUES
       ('format', '\(formatValue)'), ('version', \(version)),
-      ('epoch', \(Int64(bitPattern: epoch.rawValue)));
+      ('epoch', \(Int64(bitPattern: epoch.rawValue))), ('\(forgottenThroughKey)', 0);
     CREATE TABLE deltas (
       sequence INTEGER PRIMARY KEY NOT NULL,
       client TEXT NOT NULL,
@@ -87,6 +89,11 @@ enum JournalSchema {
   static let selectMeta = "SELECT value FROM meta WHERE key = ?1"
   static let upsertMeta =
     "INSERT INTO meta (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = ?2"
+  /// Raises the forgotten-through record to ?1 (never lowers it).
+  static let raiseForgottenThrough = """
+    INSERT INTO meta (key, value) VALUES ('\(forgottenThroughKey)', ?1)
+    ON CONFLICT (key) DO UPDATE SET value = max(value, ?1)
+    """
   static let selectLedger =
     "SELECT client, last_number, last_sequence, last_active, rejections FROM ledger ORDER BY client"
   static let selectSnapshotLedger = """
@@ -94,11 +101,22 @@ enum JournalSchema {
     WHERE snapshot = ?1 ORDER BY client
     """
 
-  /// Turns a version 1 journal into this version, in one transaction: its ledgers keep no
-  /// rejections.
-  static let upgradeFromVersion1 = """
+  /// Turns a version 1 journal into a version 2 one (then ``upgradeToCurrent``): its ledgers
+  /// keep no rejections.
+  static let addRejectionColumns = """
     ALTER TABLE ledger ADD COLUMN rejections BLOB NOT NULL DEFAULT x'5b5d';
     ALTER TABLE snapshot_ledger ADD COLUMN rejections BLOB NOT NULL DEFAULT x'5b5d';
+    """
+
+  /// Turns a version 2 journal into this version. Whether its leaders forgot clients, and how
+  /// recently those were active, is not recorded, so the forgotten-through record starts at the
+  /// last sequence it holds: a follower unknown to the leader treats every action it sent before
+  /// as possibly applied (``ClientLedger/forgottenThrough``).
+  static let upgradeToCurrent = """
+    INSERT INTO meta (key, value) VALUES ('\(forgottenThroughKey)', (
+      SELECT coalesce(max(last), 0) FROM (
+        SELECT max(sequence) AS last FROM deltas UNION ALL SELECT max(sequence) FROM snapshots)))
+    ON CONFLICT (key) DO NOTHING;
     PRAGMA user_version = \(version);
     UPDATE meta SET value = \(version) WHERE key = 'version';
     """
@@ -118,4 +136,7 @@ enum JournalSchema {
   static let sessionDurabilityKey = "session_durability"
   /// The boot id of the machine during the last leader session.
   static let sessionBootKey = "session_boot"
+  /// The ledger's ``ClientLedger/forgottenThrough``: the latest sequence at which a client the
+  /// ledger has forgotten was active (0 when it never forgot one).
+  static let forgottenThroughKey = "ledger_forgotten_through"
 }

@@ -8,7 +8,7 @@ extension JournalSession {
   /// Opens (or creates) the journal at `path` for a leader: takes the lock, checks or creates
   /// the format, applies the durability settings and decides the epoch. It writes nothing to an
   /// existing journal: the session record waits for ``startIfNeeded()``, which checks the
-  /// history first (a version 1 journal starts here, to be upgraded in that transaction).
+  /// history first (an older journal starts here, to be upgraded in that transaction).
   static func openForWriting(
     path: String, configuration: Journal.Configuration
   ) throws(JournalError) -> JournalSession {
@@ -50,8 +50,8 @@ extension JournalSession {
     let boot = currentBootIdentity() ?? "unknown"
     try session.decideEpoch(created: format.created, boot: boot)
     session.pendingStart = PendingStart(
-      durability: durability, boot: boot, upgradesFromVersion1: format == .version1)
-    if format == .version1 { _ = try session.startIfNeeded() }
+      durability: durability, boot: boot, upgradesFrom: format.olderVersion)
+    if format.olderVersion != nil { _ = try session.startIfNeeded() }
     return session
   }
 
@@ -109,12 +109,17 @@ extension JournalSession {
     case created(Epoch)
     /// A journal of this build's format.
     case current
-    /// A version 1 journal, to upgrade when the session starts.
-    case version1
+    /// A journal of an older format version, to upgrade when the session starts.
+    case older(version: Int64)
 
     var created: Epoch? {
       guard case .created(let epoch) = self else { return nil }
       return epoch
+    }
+
+    var olderVersion: Int64? {
+      guard case .older(let version) = self else { return nil }
+      return version
     }
   }
 
@@ -131,10 +136,11 @@ extension JournalSession {
     do {
       if try connection.integer("PRAGMA page_count") != 0 {
         if try connection.integer("PRAGMA application_id") == JournalSchema.applicationID,
-          try connection.integer("PRAGMA user_version") == 1
+          let version = try connection.integer("PRAGMA user_version"),
+          (1..<JournalSchema.version).contains(version)
         {
-          try validate(connection, path: path, version: 1)
-          return .version1
+          try validate(connection, path: path, version: version)
+          return .older(version: version)
         }
         try validate(connection, path: path)
         return .current

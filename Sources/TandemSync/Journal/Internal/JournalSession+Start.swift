@@ -5,12 +5,13 @@ struct PendingStart {
   var durability: FileDurability
   /// The machine's boot id (or "unknown"), recorded as the session's.
   var boot: String
-  /// Whether the file is a version 1 journal, upgraded in the same transaction.
-  var upgradesFromVersion1: Bool
+  /// The format version of an older journal, upgraded in the same transaction; nil for one of
+  /// this build's format.
+  var upgradesFrom: Int64?
 }
 
 extension JournalSession {
-  /// Starts the leader session unless it has started: in one transaction, upgrades a version 1
+  /// Starts the leader session unless it has started: in one transaction, upgrades an older
   /// journal, reads the recovery with every check of ``Journal/recover()``, then writes the
   /// session record (the format, the epoch, and the session marked open with its durability
   /// and boot), synced whatever the durability. When a check or a write fails, the transaction
@@ -28,9 +29,10 @@ extension JournalSession {
     }
     let recovery = try connection.transaction(failing: { JournalError(path: path, $0) }) {
       () throws(JournalError) -> JournalRecovery in
-      if pending.upgradesFromVersion1 {
+      if let version = pending.upgradesFrom {
         try sqlite { () throws(SQLiteError) in
-          try connection.execute(JournalSchema.upgradeFromVersion1)
+          if version == 1 { try connection.execute(JournalSchema.addRejectionColumns) }
+          try connection.execute(JournalSchema.upgradeToCurrent)
         }
       }
       let recovery = try readRecovery()

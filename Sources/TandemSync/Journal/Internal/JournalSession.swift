@@ -115,6 +115,15 @@ final class JournalSession {
     }
   }
 
+  /// Raises the stored ``ClientLedger/forgottenThrough`` to `sequence`, if it is below.
+  func raiseForgottenThrough(to sequence: UInt64) throws(SQLiteError) {
+    try connection.statement(JournalSchema.raiseForgottenThrough).run {
+      (row: SQLiteStatement) throws(SQLiteError) in
+      try row.bind(sequence, at: 1)
+      _ = try row.step()
+    }
+  }
+
   // MARK: Reading rows
 
   /// The length of the patch stored at `sequence`: 0 for a row of a delta that continues into
@@ -204,7 +213,8 @@ final class JournalSession {
     if let failure { throw failure }
   }
 
-  /// The ledger entries of `table` (`ledger`, or `snapshot_ledger` for `snapshot`).
+  /// The ledger entries of `table` (`ledger`, or `snapshot_ledger` for `snapshot`); the
+  /// current ledger with its forgotten-through record (a snapshot's ledger has none).
   func ledgerEntries(snapshot: UInt64? = nil) throws(SQLiteError) -> ClientLedger {
     let sql = snapshot == nil ? JournalSchema.selectLedger : JournalSchema.selectSnapshotLedger
     var entries: [String: ClientLedger.Entry] = [:]
@@ -215,7 +225,12 @@ final class JournalSession {
         entries[client] = entry
       }
     }
-    return ClientLedger(restoring: entries)
+    guard snapshot == nil else { return ClientLedger(restoring: entries) }
+    // Missing only from a damaged file: assume every client before the last sequence forgotten.
+    let forgottenThrough =
+      try metaInteger(JournalSchema.forgottenThroughKey).map { UInt64(bitPattern: $0) }
+      ?? lastSequence
+    return ClientLedger(restoring: entries, forgottenThrough: forgottenThrough)
   }
 
   /// The latest snapshot, with its ledger.

@@ -68,12 +68,15 @@ extension LeaderEngine {
       }
       owners[client] = routingID
       seen(client, at: nil)
-      let lastNumber = history.read { $0.ledger.lastNumber(of: client) }
+      let (lastNumber, forgottenThrough) = history.read {
+        ($0.ledger.lastNumber(of: client), $0.ledger.forgottenThrough)
+      }
       log.info("hello from \(client), last action number \(lastNumber)")
       reply(
         to: routingID,
         .welcome(
           epoch, sequence: published.sequence, lastNumber: lastNumber,
+          forgottenThrough: forgottenThrough,
           heartbeatMilliseconds: UInt64(configuration.heartbeatInterval.milliseconds),
           updates: updatesEndpoint), now: true)
     case .snapshot:

@@ -100,7 +100,8 @@ final class LeaderEngine<State: Codable & Sendable> {
     if let journal, !deltas.isEmpty || !batch.changedEntries.isEmpty || !batch.forgotten.isEmpty {
       do {
         let commit = try journal.append(
-          deltas, ledger: batch.changedEntries, forgetting: batch.forgotten)
+          deltas, ledger: batch.changedEntries, forgetting: batch.forgotten,
+          forgottenThrough: batch.forgottenThrough)
         snapshotDue = commit.snapshotDue
         counters.commits += 1
       } catch {
@@ -112,7 +113,8 @@ final class LeaderEngine<State: Codable & Sendable> {
     publish(deltas, epoch: batch.epoch)
     published.sequence = batch.sequence
     published.state = batch.state
-    published.ledger.apply(batch.changedEntries, forgetting: batch.forgotten)
+    published.ledger.apply(
+      batch.changedEntries, forgetting: batch.forgotten, forgottenThrough: batch.forgottenThrough)
     sendPendingReplies()
     if snapshotDue { writeJournalSnapshot() }
   }

@@ -28,7 +28,8 @@ final class LeaderHistory<State: Sendable>: Sendable {
   }
 
   /// What the loop takes to commit and publish: the actions, and the state and sequence after
-  /// the last of them, with the ledger entries the batch changed and the clients it forgot.
+  /// the last of them, with the ledger entries the batch changed, the clients it forgot and the
+  /// ledger's ``ClientLedger/forgottenThrough`` after it.
   struct Batch {
     var epoch: Epoch
     var actions: [AppliedAction]
@@ -38,6 +39,7 @@ final class LeaderHistory<State: Sendable>: Sendable {
     var state: State
     var changedEntries: [String: ClientLedger.Entry]
     var forgotten: [String]
+    var forgottenThrough: UInt64
   }
 
   /// The leader's epoch, fixed for its lifetime (read without the lock).
@@ -96,7 +98,8 @@ final class LeaderHistory<State: Sendable>: Sendable {
       contents.changedClients.removeAll(keepingCapacity: true)
       return Batch(
         epoch: contents.epoch, actions: actions, patches: patches, sequence: contents.sequence,
-        state: current ?? contents.state, changedEntries: changed, forgotten: forgotten)
+        state: current ?? contents.state, changedEntries: changed, forgotten: forgotten,
+        forgottenThrough: contents.ledger.forgottenThrough)
     }
   }
 
