@@ -127,6 +127,7 @@ struct JournalAppendTests {
         ledger: ledgerChange(ledger, "a", "b"))
       #expect(try journal.recover().ledger.forgottenThrough == 0)
       try journal.append([], forgetting: ["a"], forgottenThrough: 1)
+      #expect(try journal.stats().forgottenThrough == 1)
       #expect(Set(try journal.recover().ledger.entries.keys) == ["b"])
       journal.close()
       let reopened = try makeJournal(in: directory)

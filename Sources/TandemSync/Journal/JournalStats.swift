@@ -31,6 +31,9 @@ public struct JournalStats: Sendable, Equatable {
   public var bytesSinceSnapshot: Int
   /// How many clients the current ledger holds.
   public var clientCount: Int
+  /// The ledger's ``ClientLedger/forgottenThrough``: the latest sequence at which a client it
+  /// forgot was active (0 when it never forgot one).
+  public var forgottenThrough: UInt64
   /// The database file's size in bytes.
   public var fileBytes: Int
   /// The write-ahead log's size in bytes (`<path>-wal`; 0 after a truncating checkpoint).
@@ -58,6 +61,8 @@ extension Journal {
           deltasSinceSnapshot: session.deltasSinceSnapshot,
           bytesSinceSnapshot: try session.countBytesSinceSnapshot(),
           clientCount: Int(try connection.integer("SELECT count(*) FROM ledger") ?? 0),
+          forgottenThrough: UInt64(
+            bitPattern: try session.metaInteger(JournalSchema.forgottenThroughKey) ?? 0),
           fileBytes: fileSize(session.path), walBytes: fileSize(session.path + "-wal"),
           pageSize: Int(try connection.integer("PRAGMA page_size") ?? 0),
           pageCount: Int(try connection.integer("PRAGMA page_count") ?? 0),

@@ -43,7 +43,7 @@ func inspectText(path: String, _ stats: JournalStats) -> String {
       "since snapshot",
       "\(stats.deltasSinceSnapshot) actions, \(JournalOutput.size(stats.bytesSinceSnapshot))"
     ),
-    ("clients", "\(stats.clientCount)"),
+    ("clients", "\(stats.clientCount), forgotten through sequence \(stats.forgottenThrough)"),
     (
       "file",
       "\(JournalOutput.size(stats.fileBytes)) (\(stats.pageCount) pages of \(stats.pageSize) B, "
@@ -80,6 +80,7 @@ func inspectJSON(path: String, _ stats: JournalStats) -> String {
     ("deltasSinceSnapshot", "\(stats.deltasSinceSnapshot)"),
     ("bytesSinceSnapshot", "\(stats.bytesSinceSnapshot)"),
     ("clientCount", "\(stats.clientCount)"),
+    ("forgottenThrough", "\(stats.forgottenThrough)"),
     ("fileBytes", "\(stats.fileBytes)"),
     ("walBytes", "\(stats.walBytes)"),
     ("pageSize", "\(stats.pageSize)"),
