@@ -65,6 +65,29 @@ struct FollowerConnectionTests {
     #expect(await changes.next() == nil)
     await restarted.stop()
   }
+
+  @Test(.timeLimit(.minutes(1)))
+  func aFollowerTheLeaderRefusesAtItsRejoinStopsAndSaysWhy() async throws {
+    let leader = try ScriptedLeader()
+    defer { leader.close() }
+    let follower = try await ProtocolConformanceTests().join(leader, document: ["n": 0])
+    var changes = try await follower.connectionChanges().makeAsyncIterator()
+    #expect(await changes.next() == .connected(epoch: leader.epoch, sequence: 5))
+    // The leader says it is stopping; the one the follower rejoins speaks another protocol.
+    let refusal = ControlReply.error(code: "version", message: "this leader speaks TSP/9")
+    try await offThePool {
+      try leader.publish(.bye(leader.epoch, sequence: 5))
+      let request = try leader.nextRequest()
+      guard case .hello = request else { throw ProtocolViolation("expected HELLO, got \(request)") }
+      try leader.reply(refusal)
+    }
+    #expect(await changes.next() == .lost(reason: "the leader is stopping"))
+    // The follower stops by itself: the stream ends, and the follower says why.
+    #expect(await changes.next() == nil)
+    #expect(follower.stopReason == .refused(code: "version", message: "this leader speaks TSP/9"))
+    await follower.stop()
+    #expect(follower.stopReason == .refused(code: "version", message: "this leader speaks TSP/9"))
+  }
 }
 
 extension ScriptedLeader {

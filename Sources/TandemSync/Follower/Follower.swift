@@ -106,7 +106,7 @@ public final class Follower<State: Codable & Sendable>: Sendable {
   /// change. ``FollowerConnection/lost(reason:)`` comes once per outage (the reconnects that
   /// follow while the leader is away add none), ``FollowerConnection/connected(epoch:sequence:)``
   /// once the replica is in step with the leader again. The stream buffers without bound (there
-  /// are two elements per outage) and ends when the follower stops.
+  /// are two elements per outage) and ends when the follower stops (``stopReason`` says why).
   ///
   /// ```swift
   /// for await connection in try await follower.connectionChanges() {
@@ -116,6 +116,18 @@ public final class Follower<State: Codable & Sendable>: Sendable {
   public func connectionChanges() async throws -> AsyncStream<FollowerConnection> {
     try await core.connectionChanges()
   }
+
+  /// Why the follower stopped; nil while it runs. ``FollowerError/stopped`` after ``stop()``
+  /// (or the release of the last reference); otherwise it stopped by itself:
+  /// ``FollowerError/refused(code:message:)`` when another process took its client id
+  /// (`superseded`), or when the leader it rejoined refused its protocol version (`version`) or
+  /// its schema (`fingerprint`). Read it once ``connectionChanges()`` has ended.
+  ///
+  /// ```swift
+  /// for await _ in try await follower.connectionChanges() {}
+  /// if let reason = follower.stopReason, reason != .stopped { log.error("stopped: \(reason)") }
+  /// ```
+  public var stopReason: FollowerError? { core.stopReason }
 
   /// Drops the connection and joins again, as after a network failure (for tests).
   func forceReconnect() async throws {

@@ -64,6 +64,10 @@ public final class JSONFollower: Sendable {
     try await core.connectionChanges()
   }
 
+  /// Why the follower stopped, nil while it runs: see ``Follower/stopReason``. `tandem watch`
+  /// says it on standard error when the follower stopped by itself.
+  public var stopReason: FollowerError? { core.stopReason }
+
   /// Stops following and returns once the I/O thread has ended; the store keeps the last state.
   public func stop() async {
     await core.stop()

@@ -132,6 +132,11 @@ final class FollowerCore<Model: ReplicaModel>: Sendable {
     return stream
   }
 
+  /// Why the follower stopped (see ``Follower/stopReason``); nil while it runs.
+  var stopReason: FollowerError? {
+    outbox.withLock { $0.closedBecause }
+  }
+
   /// Drops the connection and joins again, as after a network failure (for tests).
   func forceReconnect() async throws {
     let engine = self.engine
