@@ -67,6 +67,36 @@ struct FollowerConnectionTests {
   }
 
   @Test(.timeLimit(.minutes(1)))
+  func aLeaderRestartedUnnoticedWithANewHistoryIsReportedAtItsEpoch() async throws {
+    let leader = try ScriptedLeader()
+    defer { leader.close() }
+    let follower = try await ProtocolConformanceTests().join(leader, document: ["n": 0])
+    var changes = try await follower.connectionChanges().makeAsyncIterator()
+    #expect(await changes.next() == .connected(epoch: leader.epoch, sequence: 5))
+    // A leader that came back at the same endpoints before its silence was noticed: its
+    // heartbeat names a new history, and it answers the follower's SNAPSHOT with it.
+    let (restarted, document): (Epoch, JSONValue) = (Epoch(rawValue: 0xBEEF), ["n": 7])
+    try await offThePool {
+      try leader.publish(.heartbeat(restarted, sequence: 2, stateHash: document.canonicalHash()))
+      let request = try leader.nextRequest()
+      guard request == .snapshot else {
+        throw ProtocolViolation("expected SNAPSHOT, got \(request)")
+      }
+      try leader.reply(
+        .state(
+          restarted, sequence: 2, stateHash: document.canonicalHash(),
+          document: document.canonicalBytes()))
+    }
+    // No loss was seen, but the history changed under the replica: that is a change too.
+    #expect(await changes.next() == .connected(epoch: restarted, sequence: 2))
+    #expect(follower.store.state == document)
+    #expect(follower.stopReason == nil)
+    await follower.stop()
+    #expect(await changes.next() == nil)
+    #expect(follower.stopReason == .stopped)
+  }
+
+  @Test(.timeLimit(.minutes(1)))
   func aFollowerTheLeaderRefusesAtItsRejoinStopsAndSaysWhy() async throws {
     let leader = try ScriptedLeader()
     defer { leader.close() }

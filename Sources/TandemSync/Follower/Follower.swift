@@ -105,8 +105,10 @@ public final class Follower<State: Codable & Sendable>: Sendable {
   /// The follower's connection to its leader: first the current one, then one element per
   /// change. ``FollowerConnection/lost(reason:)`` comes once per outage (the reconnects that
   /// follow while the leader is away add none), ``FollowerConnection/connected(epoch:sequence:)``
-  /// once the replica is in step with the leader again. The stream buffers without bound (there
-  /// are two elements per outage) and ends when the follower stops (``stopReason`` says why).
+  /// once the replica is in step with the leader again, and also, without a loss before it,
+  /// when the replica moved to a new history on its connection (a leader restarted without its
+  /// history before its silence was noticed). The stream buffers without bound (there are two
+  /// elements per outage) and ends when the follower stops (``stopReason`` says why).
   ///
   /// ```swift
   /// for await connection in try await follower.connectionChanges() {

@@ -5,7 +5,10 @@
 /// ``FollowerConfiguration/silenceLimit`` (a leader killed, or a network down), says it is
 /// stopping, or refuses the follower's requests; it then reconnects with back-off, for as long as
 /// it runs, and is connected again once its replica is back in step: after a catch-up when the
-/// leader kept its history, after a new snapshot when it did not.
+/// leader kept its history, after a new snapshot when it did not. A leader restarted within the
+/// silence limit (killed, and started again at once) may not be noticed as lost: when it comes
+/// back without its history, the follower reports `connected` at its new epoch without a `lost`
+/// before it.
 ///
 /// ```swift
 /// for await connection in try await follower.connectionChanges() {
@@ -19,7 +22,8 @@ public enum FollowerConnection: Sendable, Equatable {
   /// The follower is in step with the leader: its replica shows `sequence` of the history
   /// `epoch` (when it rejoined, or, as the first element of a stream, when the stream began),
   /// and deltas flow. A new `epoch` means the replica was replaced by a snapshot
-  /// of another history (a leader restarted without its journal).
+  /// of another history (a leader restarted without its journal): after a `lost`, or on its own
+  /// when the restart went unnoticed.
   case connected(epoch: Epoch, sequence: UInt64)
   /// The follower lost its leader and is reconnecting; `reason` says why, in words for a log
   /// (e.g. "the leader has been silent for more than 2.0 seconds"). The replica keeps its last

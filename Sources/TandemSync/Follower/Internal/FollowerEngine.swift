@@ -134,13 +134,14 @@ final class FollowerEngine<Model: ReplicaModel> {
   }
 
   /// Reports the follower connected once the replica is in step with the leader after the
-  /// join or a loss: on an open connection (between a loss and the next connection the sync
+  /// join, a loss, or a move to a new history without a loss (a leader restarted within the
+  /// silence limit): on an open connection (between a loss and the next connection the sync
   /// rules still show the old one live), live, showing every delta it accepted.
   func noteInStep() {
     guard !stopped, dealer != nil, sync.phase == .live, !sync.replicaBehind,
       pendingDeltas.isEmpty, let epoch = sync.epoch
     else { return }
-    if case .connected = connection { return }
+    if case .connected(let reported, _) = connection, reported == epoch { return }
     changeConnection(to: .connected(epoch: epoch, sequence: sync.sequence))
   }
 
