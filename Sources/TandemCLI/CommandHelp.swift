@@ -22,6 +22,10 @@ public struct CommandHelp: Sendable {
       keeps reconnecting, says "reconnected ... at sequence N" when the leader is back, and
       goes on printing its deltas. With --exit-on-loss it exits with status 69 instead.
 
+      When the follower stops by itself (the leader it rejoined refused it, e.g. for another
+      protocol version), the watch says why on standard error and exits with status 76 (69
+      for any other reason).
+
       Options:
       \(LeaderConnection.help)
         --path POINTER      show only patch operations at, inside or above this JSON pointer

@@ -11,5 +11,6 @@ public enum ExitCodes {
       69  the leader did not answer in time, the endpoint is unreachable, or (watch
           --exit-on-loss) the leader was lost
       76  the leader answered but refused the request or spoke an unexpected protocol
+          (watch: the leader refused the follower when it rejoined)
     """
 }

@@ -13,6 +13,7 @@ import TandemSync
 /// ```
 ///
 /// (Each `tandem watch:` line is one line.) With ``exitOnLoss`` the loss ends the watch instead.
+/// A follower that stops by itself (the leader it rejoined refused it) ends the watch with why.
 public struct Watch: Sendable {
   /// How deltas are printed.
   public var report: DeltaReport
@@ -33,10 +34,12 @@ public struct Watch: Sendable {
 
   /// Watches `follower`: writes each delta (and each jump in sequence) with `output`, and the
   /// start, each loss of the leader and each rejoin with `status`. Returns after ``count``
-  /// deltas, or when the follower stops.
+  /// deltas, or when the follower stops (after printing every delta it applied).
   ///
   /// - Throws: `CommandFailure(.unavailable, ...)` when the follower loses the leader and
-  ///   ``exitOnLoss`` is set; `JSONPatchError` for a delta whose patch is not JSON.
+  ///   ``exitOnLoss`` is set; the failure of
+  ///   ``failure(stoppedBy:)`` when the follower stopped by itself; `JSONPatchError` for a delta
+  ///   whose patch is not JSON.
   public func run(
     _ follower: JSONFollower, output: @escaping @Sendable (String) -> Void,
     status: @escaping @Sendable (String) -> Void
@@ -48,22 +51,25 @@ public struct Watch: Sendable {
     let changes = try await follower.connectionChanges()
     status("watching epoch \(start.epoch) from sequence \(start.sequence)")
     let epoch = DeltaReport.start(of: start).epoch
-    // Each task says whether its end ends the watch: the deltas' does (the count was reached,
-    // or the follower stopped); a loss with `exitOnLoss` throws.
-    try await withThrowingTaskGroup(of: Bool.self) { group in
+    // Each task says whether the count was reached, which ends the watch; otherwise both
+    // streams end when the follower stops. A loss with `exitOnLoss` throws.
+    let counted = try await withThrowingTaskGroup(of: Bool.self) { group in
       group.addTask {
         try await printDeltas(deltas, from: DeltaReport.start(of: start), output)
-        return true
       }
       group.addTask {
         try await reportConnection(changes, following: epoch, status)
         return false
       }
-      while let ends = try await group.next() {
-        if ends { break }
+      while let counted = try await group.next() {
+        if counted {
+          group.cancelAll()
+          return true
+        }
       }
-      group.cancelAll()
+      return false
     }
+    if !counted, let failure = failure(stoppedBy: follower.stopReason) { throw failure }
   }
 
   /// The status line for `change` of a follower whose replica followed the history `epoch`
@@ -80,10 +86,23 @@ public struct Watch: Sendable {
     }
   }
 
+  /// How the watch ends when its follower stopped because of `reason`: `nil` for
+  /// `FollowerError.stopped` (the follower was stopped) or no reason; otherwise a failure that
+  /// says so, with status 76 when the leader refused the follower (its protocol version or
+  /// schema at a rejoin, or another process took its client id) and 69 for any other reason.
+  public func failure(stoppedBy reason: FollowerError?) -> CommandFailure? {
+    guard let reason, reason != .stopped else { return nil }
+    let status: ExitStatus
+    if case .refused = reason { status = .protocolError } else { status = .unavailable }
+    return CommandFailure(status, "stopped following the leader at \(leader): \(reason)")
+  }
+
+  /// Prints the deltas until ``count`` were printed (returns true) or the follower stops
+  /// (returns false).
   private func printDeltas(
     _ deltas: AsyncStream<(Epoch, Delta)>, from start: (epoch: Epoch, sequence: UInt64),
     _ output: @Sendable (String) -> Void
-  ) async throws {
+  ) async throws -> Bool {
     var printed = 0
     // Deltas applied between the announced start and the stream's first one show as a jump.
     var last = start
@@ -95,8 +114,9 @@ public struct Watch: Sendable {
       guard let text = try report.render(delta, epoch: epoch) else { continue }
       output(text)
       printed += 1
-      if let count, printed >= count { return }
+      if let count, printed >= count { return true }
     }
+    return false
   }
 
   /// Writes a line for each loss and each rejoin (the stream's first `connected`, the

@@ -7,18 +7,31 @@ import Testing
 
 @Suite("tandem watch says when it loses the leader", .serialized)
 struct WatchTests {
-  /// A watch of the leader at `control` with `arguments`, run in a task: what it writes to
-  /// standard output and standard error, line by line, and the task.
+  /// The leader the status line tests name, and two of its histories.
+  let endpoint = "ipc:///run/leader"
+  let oldEpoch = Epoch(rawValue: 0xA)
+  let newEpoch = Epoch(rawValue: 0xB)
+
+  /// A watch run in a task, what it writes to standard output and standard error, line by
+  /// line, and its follower.
+  struct Watching {
+    var output: AsyncStream<String>.Iterator
+    var status: AsyncStream<String>.Iterator
+    let run: Task<Void, any Error>
+    let follower: JSONFollower
+  }
+
+  /// A watch of the leader at `control` with `arguments`, its follower configured by
+  /// `configure`, once it has said it is under way.
   func watch(
-    _ control: String, _ arguments: [String]
-  ) async throws -> (
-    output: AsyncStream<String>.Iterator, status: AsyncStream<String>.Iterator,
-    run: Task<Void, any Error>
-  ) {
+    _ control: String, _ arguments: [String],
+    configure: (inout FollowerConfiguration) -> Void = { _ in }
+  ) async throws -> Watching {
     let options = try ReadOptions(arguments: ["--leader", control] + arguments, forWatch: true)
     var configuration = FollowerConfiguration(leader: control)
     configuration.silenceLimit = .seconds(1)
     configuration.reconnectDelay = .milliseconds(20)
+    configure(&configuration)
     let follower = try await JSONFollower(configuration: configuration)
     let (output, outputLines) = AsyncStream.makeStream(of: String.self)
     let (status, statusLines) = AsyncStream.makeStream(of: String.self)
@@ -35,7 +48,8 @@ struct WatchTests {
     var statusIterator = status.makeAsyncIterator()
     let first = await statusIterator.next()
     #expect(first?.hasPrefix("watching epoch") == true, "\(first ?? "no line")")
-    return (output.makeAsyncIterator(), statusIterator, run)
+    return Watching(
+      output: output.makeAsyncIterator(), status: statusIterator, run: run, follower: follower)
   }
 
   /// The end of the watch `run`; the test's cancellation (at its time limit) cancels it.
@@ -60,11 +74,11 @@ struct WatchTests {
       $0.control = control
       $0.updates = updates
     }
-    var (output, status, run) = try await watch(control, ["--count", "2"])
+    var watching = try await watch(control, ["--count", "2"])
     leader.store.dispatch(AddBook(title: "Dune"))
-    #expect(await output.next()?.hasPrefix("#1 shelf.add from leader") == true)
+    #expect(await watching.output.next()?.hasPrefix("#1 shelf.add from leader") == true)
     await leader.stop()
-    let lost = await status.next()
+    let lost = await watching.status.next()
     #expect(lost?.hasPrefix("tandem watch: lost the leader at \(control) (") == true)
     #expect(lost?.hasSuffix("; reconnecting") == true, "\(lost ?? "no line")")
     // A leader without a journal comes back with a new history. The next line says so: the
@@ -74,15 +88,15 @@ struct WatchTests {
       $0.updates = updates
     }
     #expect(
-      await status.next()
+      await watching.status.next()
         == "tandem watch: reconnected to the leader at \(control) at sequence 0 of a new history "
         + "(epoch \(restarted.epoch); the watch followed epoch \(leader.epoch))")
     restarted.store.dispatch(AddBook(title: "Emma"))
     #expect(
-      await output.next()
+      await watching.output.next()
         == DeltaReport().resync(epoch: restarted.epoch, from: 1, to: 0))
-    #expect(await output.next()?.hasPrefix("#1 shelf.add from leader") == true)
-    try await end(of: run)
+    #expect(await watching.output.next()?.hasPrefix("#1 shelf.add from leader") == true)
+    try await end(of: watching.run)
     await restarted.stop()
   }
 
@@ -103,15 +117,59 @@ struct WatchTests {
         + "history (epoch 000000000000000b; the watch followed epoch 000000000000000a)")
   }
 
+  @Test func aFollowerThatStoppedByItselfEndsTheWatchWithWhy() throws {
+    let watch = try Watch(options: ReadOptions(arguments: ["--leader", endpoint], forWatch: true))
+    #expect(watch.failure(stoppedBy: nil) == nil)
+    #expect(watch.failure(stoppedBy: .stopped) == nil)
+    let refused = FollowerError.refused(code: "version", message: "this leader speaks TSP/9")
+    #expect(
+      watch.failure(stoppedBy: refused)
+        == CommandFailure(
+          .protocolError,
+          "stopped following the leader at ipc:///run/leader: the leader refused this follower "
+            + "(version): this leader speaks TSP/9"))
+    #expect(watch.failure(stoppedBy: .invalidEndpoint("x"))?.status == .unavailable)
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func aWatchWhoseClientIDAnotherProcessTookEndsWithStatus76() async throws {
+    let leader = try await makeShelfLeader()
+    let control = leader.controlEndpoint
+    let clientID = "tandem-watch-" + FollowerConfiguration.randomClientID()
+    var watching = try await watch(control, []) { $0.clientID = clientID }
+    leader.store.dispatch(AddBook(title: "Dune"))
+    #expect(await watching.output.next()?.hasPrefix("#1 shelf.add from leader") == true)
+    // Another process says HELLO with the watch's client id: the leader refuses the watch's
+    // next action as superseded, and its follower stops.
+    let other = try await JSONFollower(
+      configuration: {
+        var configuration = FollowerConfiguration(leader: control)
+        configuration.clientID = clientID
+        return configuration
+      }())
+    _ = try watching.follower.send(tag: "shelf.add", payload: ["title": "Emma"])
+    await #expect {
+      try await end(of: watching.run)
+    } throws: { error in
+      guard let failure = error as? CommandFailure else { return false }
+      return failure.status == .protocolError
+        && failure.message.hasPrefix(
+          "stopped following the leader at \(control): the leader refused this follower "
+            + "(superseded): ")
+    }
+    await other.stop()
+    await leader.stop()
+  }
+
   @Test(.timeLimit(.minutes(1)))
   func withExitOnLossTheWatchEndsWithStatus69() async throws {
     let leader = try await makeShelfLeader()
     let control = leader.controlEndpoint
-    let (_, _, run) = try await watch(control, ["--exit-on-loss"])
+    let watching = try await watch(control, ["--exit-on-loss"])
     await leader.stop()
     // The failure's message is the line that says so.
     await #expect {
-      try await end(of: run)
+      try await end(of: watching.run)
     } throws: { error in
       guard let failure = error as? CommandFailure else { return false }
       return failure.status == .unavailable
