@@ -20,7 +20,10 @@ public struct CommandHelp: Sendable {
       When the leader goes away (it is silent for 2 s, or says it is stopping), standard error
       says so once ("tandem watch: lost the leader at ENDPOINT (...); reconnecting"); the watch
       keeps reconnecting, says "reconnected ... at sequence N" when the leader is back, and
-      goes on printing its deltas. With --exit-on-loss it exits with status 69 instead.
+      goes on printing its deltas. A leader restarted with a new history before its silence
+      was noticed is reported too ("tandem watch: the leader at ENDPOINT restarted with a new
+      history (epoch A -> B, at sequence N)"). With --exit-on-loss either exits with status
+      69 instead.
 
       When the follower stops by itself (the leader it rejoined refused it, e.g. for another
       protocol version), the watch says why on standard error and exits with status 76 (69
@@ -34,8 +37,8 @@ public struct CommandHelp: Sendable {
                             {"client","number"},"sequence","tag"}],"epoch","patch":[...],
                             "sequence"}; a resync is {"epoch","event":"resync","from","sequence"}
         --count N           exit after N deltas
-        --exit-on-loss      exit with status 69 when the leader is lost, instead of waiting
-                            for it to come back
+        --exit-on-loss      exit with status 69 when the leader is lost or restarts with a
+                            new history, instead of waiting for it or following the new one
 
       \(ExitCodes.help)
       """)

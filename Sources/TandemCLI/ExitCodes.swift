@@ -9,7 +9,7 @@ public enum ExitCodes {
       65  the leader rejected the action (dispatch)
       66  nothing at the --path in the leader's state (snapshot)
       69  the leader did not answer in time, the endpoint is unreachable, or (watch
-          --exit-on-loss) the leader was lost
+          --exit-on-loss) the leader was lost or restarted with a new history
       76  the leader answered but refused the request or spoke an unexpected protocol
           (watch: the leader refused the follower when it rejoined)
     """

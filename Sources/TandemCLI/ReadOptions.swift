@@ -12,8 +12,8 @@ public struct ReadOptions: Sendable, Equatable {
   public var json: Bool
   /// `watch` only: stop after this many deltas (`--count`); `nil` watches until interrupted.
   public var count: Int?
-  /// `watch` only: end with status 69 when the follower loses the leader (`--exit-on-loss`),
-  /// instead of reporting the loss and waiting for the leader to come back.
+  /// `watch` only: end with status 69 when the follower loses the leader, or the leader
+  /// restarts with a new history (`--exit-on-loss`), instead of reporting it and going on.
   public var exitOnLoss = false
 
   /// Reads the options; `forWatch` admits the options of `watch`, `--count` and

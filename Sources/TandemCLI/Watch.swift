@@ -2,18 +2,23 @@ import CommandLineKit
 import TandemSync
 
 /// What `tandem watch` does once it has joined the leader: prints each delta with a
-/// ``DeltaReport``, and says on standard error when the follower loses the leader and when it
-/// follows it again, so that a watch of a dead leader does not look like one of a quiet leader.
+/// ``DeltaReport``, and says on standard error when the follower loses the leader, when it
+/// follows it again, and when the leader restarted with a new history before the follower
+/// noticed its silence, so that a watch of a dead leader does not look like one of a quiet
+/// leader, and a new history does not pass for the old one.
 ///
 /// ```text
 /// watching epoch 5c5661e2d6746e4b from sequence 4
 /// tandem watch: lost the leader at tcp://127.0.0.1:5600 (the leader has been silent for more
 ///   than 2.0 seconds); reconnecting
 /// tandem watch: reconnected to the leader at tcp://127.0.0.1:5600 at sequence 9
+/// tandem watch: the leader at tcp://127.0.0.1:5600 restarted with a new history (epoch
+///   5c5661e2d6746e4b -> 0e5d2f0c9a1b7e33, at sequence 0)
 /// ```
 ///
-/// (Each `tandem watch:` line is one line.) With ``exitOnLoss`` the loss ends the watch instead.
-/// A follower that stops by itself (the leader it rejoined refused it) ends the watch with why.
+/// (Each `tandem watch:` line is one line.) With ``exitOnLoss`` a loss, or a restart with a new
+/// history, ends the watch instead. A follower that stops by itself (the leader it rejoined
+/// refused it) ends the watch with why.
 public struct Watch: Sendable {
   /// How deltas are printed.
   public var report: DeltaReport
@@ -21,7 +26,8 @@ public struct Watch: Sendable {
   public var leader: String
   /// Stop after this many deltas were printed; `nil` watches until the follower stops.
   public var count: Int?
-  /// Whether losing the leader ends the watch (status 69) rather than waiting for it.
+  /// Whether losing the leader, or its history, ends the watch (status 69) rather than waiting
+  /// for it.
   public var exitOnLoss: Bool
 
   /// The watch that `options` ask for.
@@ -33,13 +39,12 @@ public struct Watch: Sendable {
   }
 
   /// Watches `follower`: writes each delta (and each jump in sequence) with `output`, and the
-  /// start, each loss of the leader and each rejoin with `status`. Returns after ``count``
-  /// deltas, or when the follower stops (after printing every delta it applied).
+  /// start, each loss of the leader, each rejoin and each new history with `status`. Returns
+  /// after ``count`` deltas, or when the follower stops (after printing every delta it applied).
   ///
-  /// - Throws: `CommandFailure(.unavailable, ...)` when the follower loses the leader and
-  ///   ``exitOnLoss`` is set; the failure of
-  ///   ``failure(stoppedBy:)`` when the follower stopped by itself; `JSONPatchError` for a delta
-  ///   whose patch is not JSON.
+  /// - Throws: `CommandFailure(.unavailable, ...)` when the follower loses the leader, or the
+  ///   leader's history changes, and ``exitOnLoss`` is set; the failure of ``failure(stoppedBy:)``
+  ///   when the follower stopped by itself; `JSONPatchError` for a delta whose patch is not JSON.
   public func run(
     _ follower: JSONFollower, output: @escaping @Sendable (String) -> Void,
     status: @escaping @Sendable (String) -> Void
@@ -72,17 +77,33 @@ public struct Watch: Sendable {
     if !counted, let failure = failure(stoppedBy: follower.stopReason) { throw failure }
   }
 
-  /// The status line for `change` of a follower whose replica followed the history `epoch`
-  /// before it: a loss, or a rejoin (of another history when its epoch differs).
-  public func describe(_ change: FollowerConnection, following epoch: Epoch) -> String {
+  /// The status line for `change`, for a watch that followed the history `epoch` and, when
+  /// `lost`, had lost the leader: a loss; a rejoin (of another history when its epoch differs);
+  /// or, without a loss before it, a new history (a leader restarted before the follower noticed
+  /// its silence). `nil` for a change that needs no line: the stream's first element, the
+  /// connection as the watch began.
+  ///
+  /// - Throws: `CommandFailure(.unavailable, ...)` for a loss or a new history when
+  ///   ``exitOnLoss`` is set; its message is what the line would have said.
+  public func statusLine(
+    for change: FollowerConnection, following epoch: Epoch, lost: Bool
+  ) throws(CommandFailure) -> String? {
     switch change {
     case .lost(let reason):
-      return "tandem watch: lost the leader at \(leader) (\(reason)); reconnecting"
-    case .connected(let new, let sequence) where new == epoch:
-      return "tandem watch: reconnected to the leader at \(leader) at sequence \(sequence)"
+      let message = "lost the leader at \(leader) (\(reason))"
+      if exitOnLoss { throw CommandFailure(.unavailable, message) }
+      return "tandem watch: \(message); reconnecting"
+    case .connected(let new, let sequence) where lost:
+      let line = "tandem watch: reconnected to the leader at \(leader) at sequence \(sequence)"
+      guard new != epoch else { return line }
+      return line + " of a new history (epoch \(new); the watch followed epoch \(epoch))"
     case .connected(let new, let sequence):
-      return "tandem watch: reconnected to the leader at \(leader) at sequence \(sequence) of a "
-        + "new history (epoch \(new); the watch followed epoch \(epoch))"
+      guard new != epoch else { return nil }
+      let message =
+        "the leader at \(leader) restarted with a new history (epoch \(epoch) -> \(new), at "
+        + "sequence \(sequence))"
+      if exitOnLoss { throw CommandFailure(.unavailable, message) }
+      return "tandem watch: \(message)"
     }
   }
 
@@ -119,8 +140,8 @@ public struct Watch: Sendable {
     return false
   }
 
-  /// Writes a line for each loss and each rejoin (the stream's first `connected`, the
-  /// connection as the watch began, is none); returns when the follower stops.
+  /// Writes a line for each change that needs one (see ``statusLine(for:following:lost:)``);
+  /// returns when the follower stops.
   private func reportConnection(
     _ changes: AsyncStream<FollowerConnection>, following start: Epoch,
     _ status: @Sendable (String) -> Void
@@ -128,16 +149,11 @@ public struct Watch: Sendable {
     var epoch = start
     var lost = false
     for await change in changes {
+      if let line = try statusLine(for: change, following: epoch, lost: lost) { status(line) }
       switch change {
-      case .lost(let reason):
-        // The failure's message is the line: `tandem watch: lost the leader at ...`.
-        if exitOnLoss {
-          throw CommandFailure(.unavailable, "lost the leader at \(leader) (\(reason))")
-        }
-        status(describe(change, following: epoch))
+      case .lost:
         lost = true
       case .connected(let new, _):
-        if lost { status(describe(change, following: epoch)) }
         epoch = new
         lost = false
       }

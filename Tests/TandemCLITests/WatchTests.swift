@@ -101,20 +101,46 @@ struct WatchTests {
   }
 
   @Test func theStatusLinesNameTheLeaderTheReasonAndTheSequence() throws {
-    let options = try ReadOptions(arguments: ["--leader", "ipc:///run/leader"], forWatch: true)
-    let watch = Watch(options: options)
-    let (old, new) = (Epoch(rawValue: 0xA), Epoch(rawValue: 0xB))
+    let watch = try Watch(options: ReadOptions(arguments: ["--leader", endpoint], forWatch: true))
     #expect(
-      watch.describe(.lost(reason: "the leader is stopping"), following: old)
+      try watch.statusLine(
+        for: .lost(reason: "the leader is stopping"), following: oldEpoch, lost: false)
         == "tandem watch: lost the leader at ipc:///run/leader (the leader is stopping); "
         + "reconnecting")
     #expect(
-      watch.describe(.connected(epoch: old, sequence: 9), following: old)
+      try watch.statusLine(
+        for: .connected(epoch: oldEpoch, sequence: 9), following: oldEpoch, lost: true)
         == "tandem watch: reconnected to the leader at ipc:///run/leader at sequence 9")
     #expect(
-      watch.describe(.connected(epoch: new, sequence: 0), following: old)
+      try watch.statusLine(
+        for: .connected(epoch: newEpoch, sequence: 0), following: oldEpoch, lost: true)
         == "tandem watch: reconnected to the leader at ipc:///run/leader at sequence 0 of a new "
         + "history (epoch 000000000000000b; the watch followed epoch 000000000000000a)")
+    // The connection as the watch began needs no line.
+    #expect(
+      try watch.statusLine(
+        for: .connected(epoch: oldEpoch, sequence: 4), following: oldEpoch, lost: false)
+        == nil)
+  }
+
+  @Test func aNewHistoryWithoutALossIsReportedAsARestart() throws {
+    let watch = try Watch(options: ReadOptions(arguments: ["--leader", endpoint], forWatch: true))
+    let restart = FollowerConnection.connected(epoch: newEpoch, sequence: 3)
+    let message =
+      "the leader at ipc:///run/leader restarted with a new history (epoch 000000000000000a -> "
+      + "000000000000000b, at sequence 3)"
+    #expect(
+      try watch.statusLine(for: restart, following: oldEpoch, lost: false) == "tandem watch: "
+        + message)
+    // With --exit-on-loss the continuity the watch asked for is broken: it ends, with that line.
+    let exiting = try Watch(
+      options: ReadOptions(arguments: ["--leader", endpoint, "--exit-on-loss"], forWatch: true))
+    #expect(throws: CommandFailure(.unavailable, message)) {
+      try exiting.statusLine(for: restart, following: oldEpoch, lost: false)
+    }
+    #expect(throws: CommandFailure(.unavailable, "lost the leader at \(endpoint) (silent)")) {
+      try exiting.statusLine(for: .lost(reason: "silent"), following: oldEpoch, lost: false)
+    }
   }
 
   @Test func aFollowerThatStoppedByItselfEndsTheWatchWithWhy() throws {
