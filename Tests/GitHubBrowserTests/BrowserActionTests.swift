@@ -17,7 +17,10 @@ import Testing
       (RemoveBookmark(owner: "ada", name: "x"), "github.bookmark.remove"),
       (Navigate(session: "s1", route: route), "github.navigate"),
       (EndSession(session: "s1"), "github.session.end"),
-      (RequestLoad(target: .repositories(.owner("ada"), page: 2)), "github.load.request"),
+      (
+        RequestLoad(target: .repositories(.owner("ada"), page: 2), session: "s"),
+        "github.load.request"
+      ),
       (IdentityResolved(identity: .signedIn(login: "ada", name: nil)), "github.identity.resolved"),
       (ClaimLoad(id: 1, workerID: "w1", now: 10, expiresAt: 20), "github.load.claim"),
       (ReleaseLoad(id: 1, workerID: "w1"), "github.load.release"),
@@ -51,8 +54,8 @@ import Testing
     for (action, _) in everyAction {
       var viaStore = BrowserState()
       var viaEnum = BrowserState()
-      browserReducer(&viaStore, .requestLoad(.repositories(.owner("ada"), page: 1)))
-      browserReducer(&viaEnum, .requestLoad(.repositories(.owner("ada"), page: 1)))
+      browserReducer(&viaStore, .requestLoad(.repositories(.owner("ada"), page: 1), session: "s"))
+      browserReducer(&viaEnum, .requestLoad(.repositories(.owner("ada"), page: 1), session: "s"))
       browserStoreReducer(&viaStore, action)
       browserReducer(&viaEnum, action.browserAction)
       #expect(viaStore == viaEnum)
@@ -117,8 +120,9 @@ import Testing
         route: Route(screen: .bookmarks, selection: String(repeating: "x", count: 1 << 20))),
       Navigate(session: "s", route: Route(screen: .bookmarks, selection: "ada/x/y")),
       EndSession(session: ""),
-      RequestLoad(target: .repositories(.owner("ada"), page: 0)),
-      RequestLoad(target: .repository(owner: "ada", name: "..")),
+      RequestLoad(target: .repository(owner: "ada", name: "x"), session: ""),
+      RequestLoad(target: .repositories(.owner("ada"), page: 0), session: "s"),
+      RequestLoad(target: .repository(owner: "ada", name: ".."), session: "s"),
       ClaimLoad(id: 1, workerID: "w1", now: 20, expiresAt: 20),
       CompleteLoad(
         id: 1, workerID: "w1",

@@ -5,11 +5,11 @@ import Testing
 extension BrowserReducerTests {
   @Test func noLoadIsQueuedBeyondTheMaximumAndTheScreenSaysSo() {
     let owners: [BrowserAction] = (0..<BrowserState.maximumPendingLoads).map {
-      .navigate(session: "script", route: Route(screen: .repositories(.owner("o\($0)"))))
+      .navigate(session: "s\($0)", route: Route(screen: .repositories(.owner("o\($0)"))))
     }
     let beyond: [BrowserAction] = [
       .navigate(session: "s", route: Route(screen: .repository(owner: "ada", name: "late"))),
-      .requestLoad(.repositories(octo, page: 1)),
+      .requestLoad(.repositories(octo, page: 1), session: "s"),
     ]
     var state = BrowserState()
     for action in owners + beyond { browserReducer(&state, action) }
@@ -41,13 +41,62 @@ extension BrowserReducerTests {
     #expect(replayed == state)
   }
 
+  @Test func oneSessionQueuesNoMoreThanItsShareAndTheOthersStillQueue() {
+    let share = BrowserState.maximumPendingLoadsPerSession
+    let open = { (session: String, name: String) -> BrowserAction in
+      .navigate(session: session, route: Route(screen: .repository(owner: "o", name: name)))
+    }
+    let greedy: [BrowserAction] =
+      (0..<share).map { open("greedy", "r\($0)") } + [
+        open("greedy", "one-too-many"),
+        .requestLoad(.repositories(octo, page: 1), session: "greedy"),
+      ]
+    var state = BrowserState()
+    for action in greedy { browserReducer(&state, action) }
+    #expect(state.loads.count == share)
+    #expect(state.loads.allSatisfy { $0.session == "greedy" })
+    let refused = state.detail(owner: "o", name: "one-too-many").status
+    guard case .failed(let failure) = refused else {
+      Issue.record("the refused detail shows \(refused)")
+      return
+    }
+    #expect(failure.kind == .sessionQueueFull)
+    #expect(failure.message.contains("\(share) loads waiting"))
+    #expect(state.list(for: octo).status == .failed(failure))
+
+    // Another session's loads are queued; data already pending is no new load for anyone.
+    let others: [BrowserAction] = [
+      open("other", "wanted"), .requestLoad(.repositories(octo, page: 1), session: "other"),
+      open("greedy", "r0"),
+    ]
+    for action in others { browserReducer(&state, action) }
+    #expect(state.loads.suffix(2).map(\.session) == ["other", "other"])
+    #expect(state.detail(owner: "o", name: "wanted").status == .loading)
+    #expect(state.list(for: octo).status == .loading)
+
+    // Once one of its loads is done, the session may queue another.
+    let later: [BrowserAction] = [
+      .claimLoad(id: 1, workerID: "w", now: 0, expiresAt: 10),
+      .completeLoad(id: 1, workerID: "w", result: LoadResult(.repository(RepositoryDetail()))),
+      open("greedy", "one-too-many"),
+    ]
+    for action in later { browserReducer(&state, action) }
+    #expect(state.loads.last?.session == "greedy")
+    #expect(state.detail(owner: "o", name: "one-too-many").status == .loading)
+
+    // The same actions give the same state, as when the leader replays its journal.
+    var replayed = BrowserState()
+    for action in greedy + others + later { browserReducer(&replayed, action) }
+    #expect(replayed == state)
+  }
+
   @Test func aRefusedPageLeavesAListWithAPendingPageLoading() {
     var state = BrowserState()
-    reduce(&state, .requestLoad(.repositories(octo, page: 1)))
+    reduce(&state, .requestLoad(.repositories(octo, page: 1), session: "s"))
     for index in 1..<BrowserState.maximumPendingLoads {
-      reduce(&state, .requestLoad(.repository(owner: "o", name: "r\(index)")))
+      reduce(&state, .requestLoad(.repository(owner: "o", name: "r\(index)"), session: "s\(index)"))
     }
-    reduce(&state, .requestLoad(.repositories(octo, page: 2)))
+    reduce(&state, .requestLoad(.repositories(octo, page: 2), session: "s"))
     #expect(state.loads.count == BrowserState.maximumPendingLoads)
     #expect(state.list(for: octo).status == .loading)
   }
@@ -88,8 +137,8 @@ extension BrowserReducerTests {
         id: 1, workerID: "w", result: LoadResult(.repositories(RepositoryPage(repositories: [])))),
       .claimLoad(id: 2, workerID: "w", now: 0, expiresAt: 10),
       .completeLoad(id: 2, workerID: "w", result: LoadResult(.repository(RepositoryDetail()))),
-      .requestLoad(.repositories(.owner("pending"), page: 1)),
-      .requestLoad(.repository(owner: "ada", name: "pending")),
+      .requestLoad(.repositories(.owner("pending"), page: 1), session: "s"),
+      .requestLoad(.repository(owner: "ada", name: "pending"), session: "s"),
     ]
     for action in actions { browserReducer(&state, action) }
     let count = max(BrowserState.maximumRepositoryLists, BrowserState.maximumRepositoryDetails)
@@ -137,7 +186,9 @@ extension BrowserReducerTests {
     // The queue fills with lists nobody shows, then every session shows a list of its own
     // (refused as the queue is full): all lists in use, as many as the bound.
     for index in 0..<BrowserState.maximumPendingLoads {
-      reduce(&state, .requestLoad(.repositories(.owner("queued\(index)"), page: 1)))
+      reduce(
+        &state, .requestLoad(.repositories(.owner("queued\(index)"), page: 1), session: "q\(index)")
+      )
     }
     for index in 0..<BrowserState.maximumSessions {
       reduce(

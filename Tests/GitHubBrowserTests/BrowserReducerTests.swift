@@ -12,9 +12,9 @@ import Testing
   @Test func requestLoadNumbersLoadsInOrderAndSkipsDuplicates() {
     var state = BrowserState()
     reduce(
-      &state, .requestLoad(.repositories(octo, page: 1)),
-      .requestLoad(.repository(owner: "a", name: "b")),
-      .requestLoad(.repositories(octo, page: 1)))
+      &state, .requestLoad(.repositories(octo, page: 1), session: "s"),
+      .requestLoad(.repository(owner: "a", name: "b"), session: "s"),
+      .requestLoad(.repositories(octo, page: 1), session: "s"))
     #expect(state.loads.map(\.id) == [1, 2])
     #expect(state.nextLoadID == 3)
     #expect(state.list(for: octo).status == .loading)
@@ -68,7 +68,7 @@ import Testing
   @Test func firstClaimWinsAndOthersAreRefused() {
     var state = BrowserState()
     reduce(
-      &state, .requestLoad(.repositories(octo, page: 1)),
+      &state, .requestLoad(.repositories(octo, page: 1), session: "s"),
       .claimLoad(id: 1, workerID: "w1", now: 1000, expiresAt: 31_000),
       .claimLoad(id: 1, workerID: "w2", now: 1001, expiresAt: 31_001))
     #expect(state.load(1)?.claim == Claim(workerID: "w1", expiresAt: 31_000))
@@ -80,7 +80,7 @@ import Testing
   @Test func holderRenewsItsClaimWithoutAnotherAttempt() {
     var state = BrowserState()
     reduce(
-      &state, .requestLoad(.repositories(octo, page: 1)),
+      &state, .requestLoad(.repositories(octo, page: 1), session: "s"),
       .claimLoad(id: 1, workerID: "w1", now: 1000, expiresAt: 2000),
       .claimLoad(id: 1, workerID: "w1", now: 1900, expiresAt: 5000))
     #expect(state.load(1)?.claim?.expiresAt == 5000)
@@ -90,7 +90,7 @@ import Testing
   @Test func expiredClaimIsTakenOver() {
     var state = BrowserState()
     reduce(
-      &state, .requestLoad(.repositories(octo, page: 1)),
+      &state, .requestLoad(.repositories(octo, page: 1), session: "s"),
       .claimLoad(id: 1, workerID: "w1", now: 1000, expiresAt: 2000),
       .claimLoad(id: 1, workerID: "w2", now: 1999, expiresAt: 3000))
     #expect(state.load(1)?.claim?.workerID == "w1")
@@ -110,7 +110,7 @@ import Testing
   @Test func claimsThatExpireAtOnceOrNameUnknownLoadsAreIgnored() {
     var state = BrowserState()
     reduce(
-      &state, .requestLoad(.repositories(octo, page: 1)),
+      &state, .requestLoad(.repositories(octo, page: 1), session: "s"),
       .claimLoad(id: 1, workerID: "w1", now: 1000, expiresAt: 1000),
       .claimLoad(id: 9, workerID: "w1", now: 1000, expiresAt: 2000))
     #expect(state.load(1)?.claim == nil)
@@ -120,7 +120,7 @@ import Testing
   @Test func releaseOnlyByTheHolder() {
     var state = BrowserState()
     reduce(
-      &state, .requestLoad(.repositories(octo, page: 1)),
+      &state, .requestLoad(.repositories(octo, page: 1), session: "s"),
       .claimLoad(id: 1, workerID: "w1", now: 0, expiresAt: 10),
       .releaseLoad(id: 1, workerID: "w2"))
     #expect(state.load(1)?.claim != nil)
@@ -132,7 +132,7 @@ import Testing
   func completePage(
     _ state: inout BrowserState, page number: Int, names: [String], next: Int?, last: Int?
   ) {
-    browserReducer(&state, .requestLoad(.repositories(octo, page: number)))
+    browserReducer(&state, .requestLoad(.repositories(octo, page: number), session: "s"))
     let id = state.loads.last!.id
     let repositories = names.enumerated().map {
       RepositorySummary(id: $0.offset, owner: "octo-org", name: $0.element)
@@ -179,11 +179,13 @@ import Testing
     var state = BrowserState()
     completePage(&state, page: 1, names: ["a"], next: 2, last: 4)
     reduce(
-      &state, .requestLoad(.repositories(octo, page: 3)), .requestLoad(.repositories(octo, page: 0))
+      &state, .requestLoad(.repositories(octo, page: 3), session: "s"),
+      .requestLoad(.repositories(octo, page: 0), session: "s")
     )
     #expect(state.loads.isEmpty)
     reduce(
-      &state, .requestLoad(.repositories(octo, page: 2)), .requestLoad(.repositories(octo, page: 3))
+      &state, .requestLoad(.repositories(octo, page: 2), session: "s"),
+      .requestLoad(.repositories(octo, page: 3), session: "s")
     )
     #expect(
       state.loads.map(\.target) == [.repositories(octo, page: 2), .repositories(octo, page: 3)])
@@ -193,8 +195,9 @@ import Testing
     var state = BrowserState()
     let grace = RepositorySource.owner("grace")
     reduce(
-      &state, .requestLoad(.repositories(octo, page: 1)),
-      .requestLoad(.repositories(octo, page: 2)), .requestLoad(.repositories(grace, page: 1)))
+      &state, .requestLoad(.repositories(octo, page: 1), session: "s"),
+      .requestLoad(.repositories(octo, page: 2), session: "s"),
+      .requestLoad(.repositories(grace, page: 1), session: "s"))
     #expect(state.claimableLoads(at: 0).map(\.id) == [1, 3])
     reduce(&state, .claimLoad(id: 2, workerID: "w", now: 0, expiresAt: 10))
     #expect(state.load(2)?.claim == nil)
@@ -210,7 +213,7 @@ import Testing
     var state = BrowserState()
     let failure = LoadFailure(kind: .rateLimited, message: "API rate limit exceeded", retryAt: 500)
     reduce(
-      &state, .requestLoad(.repositories(octo, page: 1)),
+      &state, .requestLoad(.repositories(octo, page: 1), session: "s"),
       .claimLoad(id: 1, workerID: "w", now: 1000, expiresAt: 9000),
       .completeLoad(id: 1, workerID: "w", result: LoadResult(.failed(failure))))
     #expect(state.list(for: octo).status == .failed(failure))
@@ -225,16 +228,16 @@ import Testing
   @Test func everySpellingOfAnOwnerOrRepositoryIsOneLoad() {
     var state = BrowserState()
     reduce(
-      &state, .requestLoad(.repositories(.owner("Octo-Org"), page: 1)),
-      .requestLoad(.repositories(.owner("octo-org"), page: 1)),
-      .requestLoad(.repository(owner: "Ada", name: "Cinder")),
-      .requestLoad(.repository(owner: "ada", name: "cinder")))
+      &state, .requestLoad(.repositories(.owner("Octo-Org"), page: 1), session: "s"),
+      .requestLoad(.repositories(.owner("octo-org"), page: 1), session: "s"),
+      .requestLoad(.repository(owner: "Ada", name: "Cinder"), session: "s"),
+      .requestLoad(.repository(owner: "ada", name: "cinder"), session: "s"))
     #expect(
       state.loads.map(\.target) == [
         .repositories(.owner("octo-org"), page: 1), .repository(owner: "ada", name: "cinder"),
       ])
     // The next page, in any spelling, waits for the first.
-    reduce(&state, .requestLoad(.repositories(.owner("OCTO-ORG"), page: 2)))
+    reduce(&state, .requestLoad(.repositories(.owner("OCTO-ORG"), page: 2), session: "s"))
     #expect(state.claimableLoads(at: 0).map(\.id) == [1, 2])
   }
 
@@ -242,7 +245,7 @@ import Testing
     var state = BrowserState()
     let failure = LoadFailure(kind: .rateLimited, message: "slow down", retryAt: .max / 10)
     reduce(
-      &state, .requestLoad(.repositories(octo, page: 1)),
+      &state, .requestLoad(.repositories(octo, page: 1), session: "s"),
       .claimLoad(id: 1, workerID: "w", now: 1000, expiresAt: 9000),
       .completeLoad(id: 1, workerID: "w", result: LoadResult(.failed(failure))))
     #expect(state.load(1)?.notBefore == .max)
@@ -271,7 +274,7 @@ import Testing
     detail.branches = [Branch(name: "main", sha: "abc", isProtected: true)]
     detail.commits = [CommitSummary(sha: "abc", title: "Start", author: "Ada", date: "2026")]
     reduce(
-      &state, .requestLoad(.repository(owner: "O", name: "R")),
+      &state, .requestLoad(.repository(owner: "O", name: "R"), session: "s"),
       .claimLoad(id: 1, workerID: "w", now: 0, expiresAt: 10),
       .completeLoad(id: 1, workerID: "w", result: LoadResult(.repository(detail))))
     detail.status = .loaded

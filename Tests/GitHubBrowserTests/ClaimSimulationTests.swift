@@ -26,7 +26,8 @@ import Testing
     var random = Generator(state: seed)
     var state = BrowserState()
     for page in 1...12 {
-      browserReducer(&state, .requestLoad(.repositories(.owner("o\(page)"), page: 1)))
+      browserReducer(
+        &state, .requestLoad(.repositories(.owner("o\(page)"), page: 1), session: "s\(page)"))
     }
     var workers = (1...3).map { Worker(id: "w\($0)") }
     var performedBy: [Int: [String]] = [:]

@@ -56,8 +56,8 @@ import Testing
       leader.dispatch(
         .navigate(session: owner, route: Route(screen: .repositories(.owner(owner)))))
     }
-    leader.dispatch(.requestLoad(.repositories(.owner("octo-org"), page: 2)))
-    leader.dispatch(.requestLoad(.repository(owner: "grace", name: "nothing-here")))
+    leader.dispatch(.requestLoad(.repositories(.owner("octo-org"), page: 2), session: "s"))
+    leader.dispatch(.requestLoad(.repository(owner: "grace", name: "nothing-here"), session: "s"))
     // A timeout far beyond what a loaded machine needs: a timed-out request would be retried
     // and break the request counts checked below.
     let configuration = GitHubClient.Configuration(

@@ -23,8 +23,10 @@ import Testing
         Navigate(session: owner, route: Route(screen: .repositories(.owner(owner))))
       ).applied()
     }
-    _ = try await browser.send(RequestLoad(target: .repositories(.owner("octo-org"), page: 2)))
-      .applied()
+    _ = try await browser.send(
+      RequestLoad(target: .repositories(.owner("octo-org"), page: 2), session: "s")
+    )
+    .applied()
     _ = try await browser.send(
       Navigate(session: "d", route: Route(screen: .repository(owner: "grace", name: "missing")))
     ).applied()

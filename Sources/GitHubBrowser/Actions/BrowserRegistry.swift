@@ -34,8 +34,10 @@ public let browserRegistry = ActionRegistry()
 ///
 /// Version 2: ``BrowserState/sessions`` holds ``BrowserSession`` values,
 /// ``BrowserState/repositoryLists`` and ``BrowserState/repositories`` hold ``CacheEntry``
-/// values, and ``LoadFailure/Kind`` has ``LoadFailure/Kind/queueFull``.
-public let browserSchemaVersion = "2"
+/// values, and ``LoadFailure/Kind`` has ``LoadFailure/Kind/queueFull``. Version 3: each
+/// ``LoadRequest`` records its ``LoadRequest/session``, and ``LoadFailure/Kind`` has
+/// ``LoadFailure/Kind/sessionQueueFull``.
+public let browserSchemaVersion = "3"
 
 /// The tags a web front end forwards from browsers; the others belong to workers.
 public let browserUserTags: Set<String> = [
@@ -46,9 +48,9 @@ public let browserUserTags: Set<String> = [
 /// The leader's validation of forwarded actions (`LeaderConfiguration.validate`) against its
 /// current `state`: refuses names GitHub would never accept (in routes, selections, loads and
 /// bookmarks), a new bookmark beyond ``BrowserState/maximumBookmarks``, empty or oversized
-/// session ids, page numbers out of range, claims without a worker or a future expiry, and
-/// load results whose times are not seconds since 1970 before the year 10000, with a message
-/// saying what is wrong.
+/// session ids (of navigations, load requests and session ends), page numbers out of range,
+/// claims without a worker or a future expiry, and load results whose times are not seconds
+/// since 1970 before the year 10000, with a message saying what is wrong.
 ///
 /// ```swift
 /// var configuration = LeaderConfiguration()
@@ -71,7 +73,7 @@ public func validateBrowserAction(_ action: any Action, in state: BrowserState) 
   case let end as EndSession:
     problem = sessionProblem(end.session)
   case let request as RequestLoad:
-    problem = targetProblem(request.target)
+    problem = sessionProblem(request.session) ?? targetProblem(request.target)
   case let claim as ClaimLoad:
     problem =
       claim.workerID.isEmpty || claim.expiresAt <= claim.now

@@ -67,16 +67,20 @@ public struct EndSession: BrowserActionConvertible, Sendable {
 }
 
 /// Asks for a load (the next page of a list, or a repository's detail again after a failure);
-/// tag `github.load.request`. None is queued beyond ``BrowserState/maximumPendingLoads``.
+/// tag `github.load.request`. None is queued beyond ``BrowserState/maximumPendingLoads``, nor
+/// beyond ``BrowserState/maximumPendingLoadsPerSession`` for `session`.
 public struct RequestLoad: BrowserActionConvertible, Sendable {
   /// What to fetch.
   public var target: LoadTarget
+  /// The browser client's session id, whose share of the queue the load counts in.
+  public var session: String
 
-  /// A request for `target`.
-  public init(target: LoadTarget) {
+  /// A request for `target` by `session`.
+  public init(target: LoadTarget, session: String) {
     self.target = target
+    self.session = session
   }
 
-  /// ``BrowserAction/requestLoad(_:)``.
-  public var browserAction: BrowserAction { .requestLoad(target) }
+  /// ``BrowserAction/requestLoad(_:session:)``.
+  public var browserAction: BrowserAction { .requestLoad(target, session: session) }
 }

@@ -5,9 +5,10 @@
 public enum BrowserAction: Codable, Equatable, Sendable {
   /// A worker found out who its token signs in as (or that it has none).
   case identityResolved(Identity)
-  /// Asks for a load; a target already pending is not requested twice, and none is queued
-  /// beyond ``BrowserState/maximumPendingLoads``.
-  case requestLoad(LoadTarget)
+  /// Session `session` asks for a load; a target already pending is not requested twice, and
+  /// none is queued beyond ``BrowserState/maximumPendingLoads``, nor beyond
+  /// ``BrowserState/maximumPendingLoadsPerSession`` requested by `session`.
+  case requestLoad(LoadTarget, session: String)
   /// A worker claims load `id` until `expiresAt`, or renews its own claim. Granted only if the
   /// load is unclaimed, its claim lapsed by `now`, or the worker already holds it.
   case claimLoad(id: Int, workerID: String, now: Int64, expiresAt: Int64)
@@ -19,11 +20,11 @@ public enum BrowserAction: Codable, Equatable, Sendable {
   case addBookmark(Bookmark)
   /// Removes a shared bookmark.
   case removeBookmark(Bookmark)
-  /// Moves a browser client to a route; a screen whose data is missing requests its load. A
-  /// new session beyond ``BrowserState/maximumSessions`` ends the least recently active one,
-  /// and data beyond ``BrowserState/maximumRepositoryLists`` or
-  /// ``BrowserState/maximumRepositoryDetails`` drops the least recently navigated that is not
-  /// in use.
+  /// Moves a browser client to a route; a screen whose data is missing requests its load (as
+  /// ``requestLoad(_:session:)`` from `session`). A new session beyond
+  /// ``BrowserState/maximumSessions`` ends the least recently active one, and data beyond
+  /// ``BrowserState/maximumRepositoryLists`` or ``BrowserState/maximumRepositoryDetails`` drops
+  /// the least recently navigated that is not in use.
   case navigate(session: String, route: Route)
   /// Forgets a browser client's route.
   case endSession(String)

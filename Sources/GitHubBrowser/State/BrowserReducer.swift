@@ -1,7 +1,7 @@
 /// Applies `action` to `state`. Pure: no clock, no I/O; every effect happens in a worker.
 /// After every action the state is within its bounds (``BrowserState/maximumSessions``,
-/// ``BrowserState/maximumPendingLoads``, ``BrowserState/maximumRepositoryLists``,
-/// ``BrowserState/maximumRepositoryDetails``).
+/// ``BrowserState/maximumPendingLoads``, ``BrowserState/maximumPendingLoadsPerSession``,
+/// ``BrowserState/maximumRepositoryLists``, ``BrowserState/maximumRepositoryDetails``).
 ///
 /// ```swift
 /// var state = BrowserState()
@@ -12,8 +12,8 @@ public func browserReducer(_ state: inout BrowserState, _ action: BrowserAction)
   switch action {
   case .identityResolved(let identity):
     state.identity = identity
-  case .requestLoad(let target):
-    state.requestLoad(target)
+  case .requestLoad(let target, let session):
+    state.requestLoad(target, session: session)
   case .claimLoad(let id, let workerID, let now, let expiresAt):
     state.claimLoad(id: id, workerID: workerID, now: now, expiresAt: expiresAt)
   case .releaseLoad(let id, let workerID):
@@ -36,7 +36,7 @@ public func browserReducer(_ state: inout BrowserState, _ action: BrowserAction)
   case .navigate(let session, let route):
     state.navigate(session: session, to: route)
     state.markNavigated(to: route.screen)
-    state.requestMissingData(for: route.screen)
+    state.requestMissingData(for: route.screen, session: session)
   case .endSession(let session):
     state.sessions[session] = nil
   }

@@ -7,26 +7,44 @@ extension BrowserState {
   /// next navigation to the data, or a retry, requests it again.
   public static let maximumPendingLoads = 100
 
-  /// Adds a load request unless the same target is pending, and marks its data loading.
-  /// A list page other than 1 (which starts the list over) is accepted only if it comes right
-  /// after the pages loaded or requested so far. Targets are kept ``LoadTarget/normalized``.
-  /// Beyond ``maximumPendingLoads`` the request is refused and its data says so.
-  mutating func requestLoad(_ requested: LoadTarget) {
+  /// The most pending loads one session may have requested (10), so that one browser tab, or
+  /// a script navigating under one session id, cannot fill the queue and make every other
+  /// session's loads wait behind its own. A tab needs one load per screen it opens, and a
+  /// list's pages are loaded one at a time, so ten cover a user opening screens faster than
+  /// the workers load them (or while a rate limit holds the loads back); and ten sessions at
+  /// their full share still fit in ``maximumPendingLoads``. A request beyond it is refused as
+  /// one beyond ``maximumPendingLoads`` is, with ``LoadFailure/Kind/sessionQueueFull``.
+  public static let maximumPendingLoadsPerSession = 10
+
+  /// Adds `session`'s load request unless the same target is pending, and marks its data
+  /// loading. A list page other than 1 (which starts the list over) is accepted only if it
+  /// comes right after the pages loaded or requested so far. Targets are kept
+  /// ``LoadTarget/normalized``. Beyond ``maximumPendingLoads``, or
+  /// ``maximumPendingLoadsPerSession`` for `session`, the request is refused and its data says
+  /// so.
+  mutating func requestLoad(_ requested: LoadTarget, session: String) {
     let target = requested.normalized
     if case .repositories(let source, let page) = target {
       guard page == 1 || page == highestPage(of: source) + 1 else { return }
     }
     guard !loads.contains(where: { $0.target == target }) else { return }
-    guard loads.count < Self.maximumPendingLoads else {
+    if let refusal = queueRefusal(for: session) {
       if case .repositories(let source, _) = target, pendingStatus(of: source) == .loading {
         return  // the list still shows its pending page as loading
       }
-      setStatus(.failed(Self.queueFullFailure), of: target)
+      setStatus(.failed(refusal), of: target)
       return
     }
-    loads.append(LoadRequest(id: nextLoadID, target: target))
+    loads.append(LoadRequest(id: nextLoadID, target: target, session: session))
     nextLoadID += 1
     setStatus(.loading, of: target)
+  }
+
+  /// Why another load requested by `session` cannot be queued now; `nil` if it can.
+  private func queueRefusal(for session: String) -> LoadFailure? {
+    if loads.count >= Self.maximumPendingLoads { return Self.queueFullFailure }
+    let requested = loads.count { $0.session == session }
+    return requested >= Self.maximumPendingLoadsPerSession ? Self.sessionQueueFullFailure : nil
   }
 
   /// What data shows when its load was refused for ``maximumPendingLoads``.
@@ -35,6 +53,15 @@ extension BrowserState {
     message:
       "\(maximumPendingLoads) loads are waiting for GitHub already, so this one was not requested;"
       + " try again in a moment")
+
+  /// What data shows when its load was refused for ``maximumPendingLoadsPerSession``. The data
+  /// is shared, so the message speaks of the tab that asked, which may not be the one reading.
+  static let sessionQueueFullFailure = LoadFailure(
+    kind: .sessionQueueFull,
+    message:
+      "the tab that asked for this had \(maximumPendingLoadsPerSession) loads waiting for GitHub"
+      + " already (the most one tab may have), so it was not requested; try again once they"
+      + " have loaded")
 
   /// Grants or renews a claim, in the order the leader applies claims.
   mutating func claimLoad(id: Int, workerID: String, now: Int64, expiresAt: Int64) {
@@ -77,17 +104,17 @@ extension BrowserState {
     }
   }
 
-  /// Requests what a screen needs and nobody has loaded or requested yet.
-  mutating func requestMissingData(for screen: Route.Screen) {
+  /// Requests, for `session`, what a screen needs and nobody has loaded or requested yet.
+  mutating func requestMissingData(for screen: Route.Screen, session: String) {
     switch screen {
     case .repositories(let source):
       let list = list(for: source)
       if list.pagesLoaded == 0 && list.status != .loading {
-        requestLoad(.repositories(source, page: 1))
+        requestLoad(.repositories(source, page: 1), session: session)
       }
     case .repository(let owner, let name):
       switch detail(owner: owner, name: name).status {
-      case .idle, .failed: requestLoad(.repository(owner: owner, name: name))
+      case .idle, .failed: requestLoad(.repository(owner: owner, name: name), session: session)
       case .loading, .loaded: break
       }
     case .bookmarks:

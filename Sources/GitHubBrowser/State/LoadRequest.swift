@@ -43,6 +43,9 @@ public struct LoadRequest: Codable, Equatable, Sendable {
   public var id: Int
   /// What to fetch.
   public var target: LoadTarget
+  /// The session that requested it, whose share of the queue
+  /// (``BrowserState/maximumPendingLoadsPerSession``) it counts in while pending.
+  public var session: String
   /// The worker performing it, if claimed.
   public var claim: Claim?
   /// How many claims it has had (a takeover after an expiry counts again).
@@ -50,10 +53,11 @@ public struct LoadRequest: Codable, Equatable, Sendable {
   /// Not to be claimed before this time (milliseconds since 1970): set after a rate limit.
   public var notBefore: Int64?
 
-  /// A new, unclaimed request.
-  public init(id: Int, target: LoadTarget) {
+  /// A new, unclaimed request by `session`.
+  public init(id: Int, target: LoadTarget, session: String) {
     self.id = id
     self.target = target
+    self.session = session
   }
 
   /// Whether a worker may claim it at `now` (ms since 1970): unclaimed or lapsed, and not

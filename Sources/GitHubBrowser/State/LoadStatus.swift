@@ -29,6 +29,9 @@ public struct LoadFailure: Codable, Equatable, Sendable {
     /// Not requested: ``BrowserState/maximumPendingLoads`` loads were pending already. The
     /// next navigation to the data, or a retry, requests it again.
     case queueFull
+    /// Not requested: the session that asked had ``BrowserState/maximumPendingLoadsPerSession``
+    /// loads pending already. The next navigation to the data, or a retry, requests it again.
+    case sessionQueueFull
   }
 
   /// The kind.

@@ -43,6 +43,7 @@ extension WebPage {
     }
 
     const navigate = (screen) => send("github.navigate", {session, route: {screen}});
+    const requestLoad = (target) => send("github.load.request", {session, target});
     const openOwner = (owner) => navigate({repositories: {_0: {owner: {_0: owner}}}});
     const openMine = () => navigate({repositories: {_0: {signedInUser: {}}}});
     const openRepository = (owner, name) => navigate({repository: {owner, name}});
@@ -168,14 +169,13 @@ extension WebPage {
         case "bookmark": toggleBookmark(owner, name); break;
         case "back": openOwner(target.dataset.owner); break;
         case "more":
-          send("github.load.request", {target: {repositories: {_0: screen.repositories._0,
-            page: Number(target.dataset.page)}}});
+          requestLoad({repositories: {_0: screen.repositories._0,
+            page: Number(target.dataset.page)}});
           break;
         case "retry":
-          if (caseOf(screen) === "repository") send("github.load.request",
-            {target: {repository: screen.repository}});
-          else if (caseOf(screen) === "repositories") send("github.load.request",
-            {target: {repositories: {_0: screen.repositories._0, page: 1}}});
+          if (caseOf(screen) === "repository") requestLoad({repository: screen.repository});
+          else if (caseOf(screen) === "repositories") requestLoad({repositories:
+            {_0: screen.repositories._0, page: 1}});
           break;
       }
     });
