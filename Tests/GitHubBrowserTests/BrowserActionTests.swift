@@ -105,6 +105,9 @@ import Testing
     let selecting = Navigate(
       session: "s", route: Route(screen: .bookmarks, selection: "ada/cinder-server"))
     #expect(validateBrowserAction(selecting, in: BrowserState()) == nil)
+    let lastPage = RequestLoad(
+      target: .repositories(.owner("ada"), page: BrowserState.maximumListPages), session: "s")
+    #expect(validateBrowserAction(lastPage, in: BrowserState()) == nil)
   }
 
   @Test func validationRefusesBadNamesSessionsAndPages() {
@@ -122,6 +125,8 @@ import Testing
       EndSession(session: ""),
       RequestLoad(target: .repository(owner: "ada", name: "x"), session: ""),
       RequestLoad(target: .repositories(.owner("ada"), page: 0), session: "s"),
+      RequestLoad(
+        target: .repositories(.owner("ada"), page: BrowserState.maximumListPages + 1), session: "s"),
       RequestLoad(target: .repository(owner: "ada", name: ".."), session: "s"),
       ClaimLoad(id: 1, workerID: "w1", now: 20, expiresAt: 20),
       CompleteLoad(

@@ -90,6 +90,23 @@ extension BrowserReducerTests {
     #expect(replayed == state)
   }
 
+  @Test func aListLoadsNoPageBeyondTheMaximumAndKeepsGitHubsLastPage() {
+    let bound = BrowserState.maximumListPages
+    var state = BrowserState()
+    for number in 1...bound {
+      completePage(&state, page: number, names: ["r\(number)"], next: number + 1, last: 40)
+    }
+    let list = state.list(for: octo)
+    #expect(list.pagesLoaded == bound)
+    #expect(list.repositories.count == bound)
+    #expect(list.nextPage == nil)
+    #expect(list.lastPage == 40)
+    #expect(!list.hasMore)
+    reduce(&state, .requestLoad(.repositories(octo, page: bound + 1), session: "s"))
+    #expect(state.loads.isEmpty)
+    #expect(state.list(for: octo) == list)
+  }
+
   @Test func aRefusedPageLeavesAListWithAPendingPageLoading() {
     var state = BrowserState()
     reduce(&state, .requestLoad(.repositories(octo, page: 1), session: "s"))

@@ -48,9 +48,10 @@ public let browserUserTags: Set<String> = [
 /// The leader's validation of forwarded actions (`LeaderConfiguration.validate`) against its
 /// current `state`: refuses names GitHub would never accept (in routes, selections, loads and
 /// bookmarks), a new bookmark beyond ``BrowserState/maximumBookmarks``, empty or oversized
-/// session ids (of navigations, load requests and session ends), page numbers out of range,
-/// claims without a worker or a future expiry, and load results whose times are not seconds
-/// since 1970 before the year 10000, with a message saying what is wrong.
+/// session ids (of navigations, load requests and session ends), page numbers outside
+/// 1...``BrowserState/maximumListPages``, claims without a worker or a future expiry, and load
+/// results whose times are not seconds since 1970 before the year 10000, with a message saying
+/// what is wrong.
 ///
 /// ```swift
 /// var configuration = LeaderConfiguration()
@@ -113,7 +114,10 @@ private func selectionProblem(_ selection: String) -> String? {
 private func targetProblem(_ target: LoadTarget) -> String? {
   switch target {
   case .repositories(let source, let page):
-    guard (1...10_000).contains(page) else { return "a page number is in 1...10000" }
+    guard (1...BrowserState.maximumListPages).contains(page) else {
+      return "a page number is in 1...\(BrowserState.maximumListPages): the browser loads at most"
+        + " the first \(BrowserState.maximumListPages) pages of a list"
+    }
     if case .owner(let owner) = source { return loginProblem(owner) }
     return nil
   case .repository(let owner, let name):

@@ -10,6 +10,15 @@ extension BrowserState {
   /// ``maximumRepositoryLists`` bounds the lists.
   public static let maximumRepositoryDetails = maximumSessions + maximumPendingLoads
 
+  /// The most pages of a list the state loads (10): 300 repositories at the worker's 30 a page
+  /// (``GitHubClient/Configuration/perPage``), 1,000 at GitHub's most, which is as many as a
+  /// page can usefully show one after the other. GitHub pages an owner's repositories to the
+  /// end (thousands for the largest organizations), so without it one list could grow with
+  /// every "more" to hold them all. A list whose next page lies beyond it shows no next page
+  /// (``RepositoryList/nextPage`` is `nil`) but keeps GitHub's ``RepositoryList/lastPage``,
+  /// and a request for such a page is not queued (the leader's validation refuses it).
+  public static let maximumListPages = 10
+
   /// The list kept under `key` (an empty one if none), to read or change in place; an entry
   /// made for it is stamped with the last navigation so far.
   subscript(list key: String) -> RepositoryList {

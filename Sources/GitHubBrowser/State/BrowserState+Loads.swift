@@ -18,14 +18,16 @@ extension BrowserState {
 
   /// Adds `session`'s load request unless the same target is pending, and marks its data
   /// loading. A list page other than 1 (which starts the list over) is accepted only if it
-  /// comes right after the pages loaded or requested so far. Targets are kept
+  /// comes right after the pages loaded or requested so far, and none beyond
+  /// ``maximumListPages``. Targets are kept
   /// ``LoadTarget/normalized``. Beyond ``maximumPendingLoads``, or
   /// ``maximumPendingLoadsPerSession`` for `session`, the request is refused and its data says
   /// so.
   mutating func requestLoad(_ requested: LoadTarget, session: String) {
     let target = requested.normalized
     if case .repositories(let source, let page) = target {
-      guard page == 1 || page == highestPage(of: source) + 1 else { return }
+      guard page <= Self.maximumListPages, page == 1 || page == highestPage(of: source) + 1
+      else { return }
     }
     guard !loads.contains(where: { $0.target == target }) else { return }
     if let refusal = queueRefusal(for: session) {
@@ -136,7 +138,7 @@ extension BrowserState {
       return
     }
     list.pagesLoaded = number
-    list.nextPage = page.nextPage
+    list.nextPage = page.nextPage.flatMap { $0 <= Self.maximumListPages ? $0 : nil }
     list.lastPage = page.lastPage ?? list.lastPage
     list.status = pendingStatus(of: source)
     self[list: source.key] = list

@@ -4,7 +4,8 @@ public struct RepositoryList: Codable, Equatable, Sendable {
   public var repositories: [RepositorySummary] = []
   /// How many pages are loaded (pages are loaded in order, starting at 1).
   public var pagesLoaded = 0
-  /// The next page to load, from the `Link` header's `rel="next"`; `nil` when all are loaded.
+  /// The next page to load, from the `Link` header's `rel="next"`; `nil` when all are loaded,
+  /// or when it lies beyond ``BrowserState/maximumListPages``.
   public var nextPage: Int?
   /// The last page, from the `Link` header's `rel="last"`, when GitHub gave it.
   public var lastPage: Int?

@@ -89,6 +89,9 @@ extension WebPage {
       if (list.nextPage) {
         html += '<p><button data-action="more" data-page="' + list.nextPage + '">Load page ' +
           list.nextPage + (list.lastPage ? " of " + list.lastPage : "") + "</button></p>";
+      } else if (list.lastPage > list.pagesLoaded) {
+        html += '<p class="status">The first ' + list.pagesLoaded + " pages of " + list.lastPage +
+          " are shown: the browser loads no more of a list.</p>";
       }
       return html;
     }
