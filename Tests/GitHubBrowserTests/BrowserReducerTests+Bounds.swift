@@ -107,6 +107,23 @@ extension BrowserReducerTests {
     #expect(state.list(for: octo) == list)
   }
 
+  @Test func aReadmeBeyondTheMaximumIsCutBeforeAWholeCharacterAndSaysHowLongItWas() {
+    // "e" and a combining acute accent are one character of 3 bytes, starting one byte before
+    // the bound: a cut at the bound would keep the "e" without its accent.
+    let kept = String(repeating: "a", count: BrowserState.maximumReadmeBytes - 1)
+    let full = kept + "e\u{301} and more"
+    var detail = RepositoryDetail()
+    detail.readme = full
+    var state = BrowserState()
+    reduce(
+      &state, .requestLoad(.repository(owner: "o", name: "r"), session: "s"),
+      .claimLoad(id: 1, workerID: "w", now: 0, expiresAt: 10),
+      .completeLoad(id: 1, workerID: "w", result: LoadResult(.repository(detail))))
+    let stored = state.detail(owner: "o", name: "r")
+    #expect(stored.readme == kept)
+    expectReadme(of: stored, cutFrom: full)
+  }
+
   @Test func aRefusedPageLeavesAListWithAPendingPageLoading() {
     var state = BrowserState()
     reduce(&state, .requestLoad(.repositories(octo, page: 1), session: "s"))

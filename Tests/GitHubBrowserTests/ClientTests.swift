@@ -265,6 +265,20 @@ import Testing
     #expect(try await client.readme(owner: "octo-org", name: name) == nil)
   }
 
+  @Test func aLoadedDetailsLongReadmeIsCutAsTheStateKeepsIt() async throws {
+    let fixture = try makeFixture()
+    defer { fixture.stop() }
+    let client = makeClient(fixture)
+    let name = try await client.repositories(of: .owner("prolix"), page: 1).items[0].name
+    let full = try #require(try await client.readme(owner: "prolix", name: name))
+    let result = await client.perform(.repository(owner: "prolix", name: name))
+    guard case .repository(let detail)? = result?.outcome else {
+      Issue.record("the load gave \(String(describing: result))")
+      return
+    }
+    expectReadme(of: detail, cutFrom: full)
+  }
+
   @Test func loadsRepositoryDetail() async throws {
     let fixture = try makeFixture()
     defer { fixture.stop() }

@@ -1,3 +1,6 @@
+import GitHubBrowser
+import Testing
+
 /// Waits, checking every few milliseconds, until `condition` holds or `timeout` passes (a
 /// deadline only: generous, since the fixture's handlers wait for the cooperative pool, which
 /// the full parallel run keeps busy for seconds on a 2-core machine).
@@ -11,4 +14,25 @@ func eventually(
     try? await Task.sleep(for: .milliseconds(5))
   }
   return condition()
+}
+
+/// Checks that `detail` holds the README `full`, longer than the state keeps, cut as the state
+/// cuts it: to the whole characters that fit in ``BrowserState/maximumReadmeBytes``, with the
+/// whole README's size.
+func expectReadme(
+  of detail: RepositoryDetail, cutFrom full: String,
+  sourceLocation: SourceLocation = #_sourceLocation
+) {
+  let bound = BrowserState.maximumReadmeBytes
+  #expect(full.utf8.count > bound, sourceLocation: sourceLocation)
+  guard let cut = detail.readme else {
+    Issue.record("the detail has no README", sourceLocation: sourceLocation)
+    return
+  }
+  #expect(cut.utf8.count <= bound, sourceLocation: sourceLocation)
+  // Whole characters only (a prefix by Character), and no room left for the next one.
+  #expect(full.hasPrefix(cut), sourceLocation: sourceLocation)
+  let next = full.dropFirst(cut.count).first
+  #expect(cut.utf8.count + (next?.utf8.count ?? 0) > bound, sourceLocation: sourceLocation)
+  #expect(detail.fullReadmeBytes == full.utf8.count, sourceLocation: sourceLocation)
 }

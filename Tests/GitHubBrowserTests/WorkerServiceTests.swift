@@ -53,6 +53,29 @@ import Testing
     await service.stop([browser] + followers)
   }
 
+  @Test func aWorkerStoresALongReadmeCutAndSaysHowLongItWas() async throws {
+    let service = try await ServiceHarness()
+    let follower = try await service.follower()
+    let client = service.client()
+    let name = try await client.repositories(of: .owner("prolix"), page: 1).items[0].name
+    let full = try #require(try await client.readme(owner: "prolix", name: name))
+    let worker = BrowserWorker(
+      follower: follower, client: client,
+      configuration: .init(workerID: "w", recheckInterval: .milliseconds(50)))
+    let running = Task { await worker.run() }
+    _ = try await follower.send(
+      Navigate(session: "s", route: Route(screen: .repository(owner: "prolix", name: name)))
+    ).applied()
+    let loaded = await eventually(.seconds(30)) {
+      service.leader.store.state.detail(owner: "prolix", name: name).status == .loaded
+    }
+    running.cancel()
+    await running.value
+    #expect(loaded)
+    expectReadme(of: service.leader.store.state.detail(owner: "prolix", name: name), cutFrom: full)
+    await service.stop([follower])
+  }
+
   @Test func deadWorkersClaimIsTakenOverAfterItLapses() async throws {
     let service = try await ServiceHarness()
     let dead = try await service.follower()

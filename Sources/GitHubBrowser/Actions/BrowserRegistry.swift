@@ -35,8 +35,9 @@ public let browserRegistry = ActionRegistry()
 /// Version 2: ``BrowserState/sessions`` holds ``BrowserSession`` values,
 /// ``BrowserState/repositoryLists`` and ``BrowserState/repositories`` hold ``CacheEntry``
 /// values, and ``LoadFailure/Kind`` has ``LoadFailure/Kind/queueFull``. Version 3: each
-/// ``LoadRequest`` records its ``LoadRequest/session``, and ``LoadFailure/Kind`` has
-/// ``LoadFailure/Kind/sessionQueueFull``.
+/// ``LoadRequest`` records its ``LoadRequest/session``, ``LoadFailure/Kind`` has
+/// ``LoadFailure/Kind/sessionQueueFull``, and ``RepositoryDetail`` has
+/// ``RepositoryDetail/fullReadmeBytes``.
 public let browserSchemaVersion = "3"
 
 /// The tags a web front end forwards from browsers; the others belong to workers.

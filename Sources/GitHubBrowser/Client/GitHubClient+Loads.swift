@@ -13,8 +13,9 @@ extension GitHubClient {
   }
 
   /// Performs a load and packages the outcome as ``BrowserAction/completeLoad(id:workerID:result:)``
-  /// expects: the page or detail, or the failure (a rate limit with its retry time), with the
-  /// rate limit GitHub last reported. Returns `nil` when the calling task was cancelled: the
+  /// expects: the page or detail (its README cut to ``BrowserState/maximumReadmeBytes``, as
+  /// the state keeps it), or the failure (a rate limit with its retry time), with the rate
+  /// limit GitHub last reported. Returns `nil` when the calling task was cancelled: the
   /// load was not done, so the worker should release its claim instead.
   ///
   /// ```swift
@@ -34,7 +35,8 @@ extension GitHubClient {
           lastPage: page.lastPage)
         return LoadResult(.repositories(result), rateLimit: rateLimit)
       case .repository(let owner, let name):
-        let detail = try await repositoryDetail(owner: owner, name: name)
+        var detail = try await repositoryDetail(owner: owner, name: name)
+        detail.limitReadme()
         return LoadResult(.repository(detail), rateLimit: rateLimit)
       }
     } catch .cancelled {

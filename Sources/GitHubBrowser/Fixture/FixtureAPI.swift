@@ -29,6 +29,10 @@ import Synchronization
 /// answers for one: its README is 404 "This repository is empty.", its branches `[]` and its
 /// commits 409 "Git Repository is empty.".
 ///
+/// The owner `prolix` has one repository whose README (160 KiB) is longer than the browser's
+/// state keeps (``BrowserState/maximumReadmeBytes``), with a character of several bytes across
+/// that bound.
+///
 /// ```swift
 /// let fixture = try FixtureAPI()
 /// let client = GitHubClient(configuration: .init(baseURL: fixture.url))

@@ -1,7 +1,8 @@
 /// Applies `action` to `state`. Pure: no clock, no I/O; every effect happens in a worker.
 /// After every action the state is within its bounds (``BrowserState/maximumSessions``,
 /// ``BrowserState/maximumPendingLoads``, ``BrowserState/maximumPendingLoadsPerSession``,
-/// ``BrowserState/maximumRepositoryLists``, ``BrowserState/maximumRepositoryDetails``).
+/// ``BrowserState/maximumRepositoryLists``, ``BrowserState/maximumRepositoryDetails``,
+/// ``BrowserState/maximumListPages``, ``BrowserState/maximumReadmeBytes``).
 ///
 /// ```swift
 /// var state = BrowserState()

@@ -19,6 +19,14 @@ extension BrowserState {
   /// and a request for such a page is not queued (the leader's validation refuses it).
   public static let maximumListPages = 10
 
+  /// The most bytes (UTF-8) of a README a detail keeps (64 KiB): the README of nearly every
+  /// project fits (most have a few KiB; those beyond are mostly long lists of links), while
+  /// GitHub serves READMEs of up to a megabyte, and 1,100 details of that would make the state
+  /// a gigabyte. A longer README is cut at the last whole character within the bound, and the
+  /// detail's ``RepositoryDetail/fullReadmeBytes`` says how long it was (the page shows that it
+  /// was cut).
+  public static let maximumReadmeBytes = 64 << 10
+
   /// The list kept under `key` (an empty one if none), to read or change in place; an entry
   /// made for it is stamped with the last navigation so far.
   subscript(list key: String) -> RepositoryList {

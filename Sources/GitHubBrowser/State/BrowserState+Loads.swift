@@ -77,7 +77,8 @@ extension BrowserState {
     }
   }
 
-  /// Applies a result from the claim's holder; a rate-limited load waits for the reset.
+  /// Applies a result from the claim's holder; a rate-limited load waits for the reset. A
+  /// README beyond ``maximumReadmeBytes`` is cut (a worker cuts it before sending).
   mutating func completeLoad(id: Int, workerID: String, result: LoadResult) {
     guard let index = loads.firstIndex(where: { $0.id == id }),
       loads[index].claim?.workerID == workerID
@@ -102,6 +103,7 @@ extension BrowserState {
     case .repository(var detail):
       guard case .repository(let owner, let name) = target else { return }
       detail.status = .loaded
+      detail.limitReadme()
       self[detail: LoadTarget.detailKey(owner: owner, name: name)] = detail
     }
   }

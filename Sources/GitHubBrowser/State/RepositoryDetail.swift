@@ -2,8 +2,13 @@
 public struct RepositoryDetail: Codable, Equatable, Sendable {
   /// The metadata, once loaded.
   public var summary: RepositorySummary?
-  /// The README's text; `nil` when not loaded or when the repository has none.
+  /// The README's text; `nil` when not loaded or when the repository has none. At most
+  /// ``BrowserState/maximumReadmeBytes`` of UTF-8: only its beginning when
+  /// ``fullReadmeBytes`` is set.
   public var readme: String?
+  /// The whole README's size in UTF-8 bytes when ``readme`` holds only its beginning; `nil`
+  /// when ``readme`` is all of it, or there is none.
+  public var fullReadmeBytes: Int?
   /// The branches (first page).
   public var branches: [Branch] = []
   /// The most recent commits on the default branch, newest first.
@@ -13,6 +18,21 @@ public struct RepositoryDetail: Codable, Equatable, Sendable {
 
   /// A detail that has not been loaded.
   public init() {}
+
+  /// Cuts ``readme``, if longer than ``BrowserState/maximumReadmeBytes`` bytes of UTF-8, to the
+  /// whole characters that fit, and records its whole size in ``fullReadmeBytes``.
+  mutating func limitReadme() {
+    guard let text = readme, text.utf8.count > BrowserState.maximumReadmeBytes else { return }
+    var end = text.startIndex
+    while end < text.endIndex {
+      let next = text.index(after: end)
+      guard text.utf8.distance(from: text.startIndex, to: next) <= BrowserState.maximumReadmeBytes
+      else { break }
+      end = next
+    }
+    readme = String(text[..<end])
+    fullReadmeBytes = text.utf8.count
+  }
 }
 
 /// A branch and the commit it points to.

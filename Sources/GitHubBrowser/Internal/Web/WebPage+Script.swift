@@ -114,7 +114,9 @@ extension WebPage {
           esc(c.title) + " <small>— " + esc(c.author) + ", " + esc(c.date.slice(0, 10)) +
           "</small></li>").join("") + "</ul></div></div>";
       if (detail.readme) html += '<div class="box"><h3>README</h3><pre class="readme">' +
-        esc(detail.readme) + "</pre></div>";
+        esc(detail.readme) + "</pre>" + (detail.fullReadmeBytes ? '<p class="status">README ' +
+        "truncated, " + detail.fullReadmeBytes.toLocaleString() + " bytes: only its beginning " +
+        "is shown.</p>" : "") + "</div>";
       else if (caseOf(detail.status) === "loaded") html += '<p class="status">No README.</p>';
       return html;
     }
