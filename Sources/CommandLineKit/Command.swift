@@ -32,9 +32,11 @@ public struct Command: Sendable {
     self.subcommands = subcommands
   }
 
-  /// Whether `arguments` ask for help instead of a run.
+  /// Whether `arguments` ask for help instead of a run: `--help` or `-h` among the options, not
+  /// after the `--` that ends them.
   public static func wantsHelp(_ arguments: [String]) -> Bool {
-    arguments.contains("--help") || arguments.contains("-h")
+    let options = arguments.prefix { $0 != CommandLineArguments.endOfOptions }
+    return options.contains("--help") || options.contains("-h")
   }
 }
 

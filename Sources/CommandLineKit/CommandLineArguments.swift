@@ -1,5 +1,7 @@
 /// The words after a command's name: `--name value` or `--name=value` options, `--flag` switches
 /// and positional words, consumed by name so that anything left over is reported as unknown.
+/// A bare `--` ends the options: every word after it is positional, even one that starts with
+/// `--` (`tandem raw -- --frame`).
 ///
 /// ```swift
 /// var arguments = try CommandLineArguments(["--runs", "7", "--json"], flags: ["json"])
@@ -13,12 +15,17 @@ public struct CommandLineArguments {
   /// The words that are neither options nor flags, in order.
   public private(set) var positionals: [String] = []
 
-  /// Splits `words`; a `--name` listed in `flags` takes no value, every other `--name` does.
+  /// Splits `words`; a `--name` listed in `flags` takes no value, every other `--name` does (the
+  /// next word, whatever it is). The words after a bare `--` are all positional.
   public init(_ words: [String], flags knownFlags: Set<String> = []) throws(UsageError) {
     var index = 0
     while index < words.count {
       let word = words[index]
       index += 1
+      if word == Self.endOfOptions {
+        positionals += words[index...]
+        break
+      }
       guard word.hasPrefix("--"), word.count > 2 else {
         positionals.append(word)
         continue
@@ -43,6 +50,9 @@ public struct CommandLineArguments {
       options[name] = value
     }
   }
+
+  /// The word after which every word is positional: `--`.
+  public static let endOfOptions = "--"
 
   /// Whether `--name` was given; consumes it.
   public mutating func flag(_ name: String) -> Bool {

@@ -37,6 +37,14 @@ struct CommandGroupTests {
     #expect(group.run(["fail"]) == .failure)
   }
 
+  @Test func helpAfterADoubleDashIsAnArgument() {
+    #expect(Command.wantsHelp(["--x", "1", "--help"]))
+    #expect(Command.wantsHelp(["-h", "--", "a"]))
+    #expect(!Command.wantsHelp(["--x", "1", "--", "--help"]))
+    #expect(!Command.wantsHelp(["--", "-h"]))
+    #expect(group.run(["misuse", "--", "--help"]) == .usage)
+  }
+
   @Test func helpIsAlsoACommand() {
     #expect(group.run(["help"]) == .success)
     #expect(group.run(["help", "misuse"]) == .success)

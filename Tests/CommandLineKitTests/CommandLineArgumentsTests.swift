@@ -17,6 +17,30 @@ struct CommandLineArgumentsTests {
     try arguments.finish(allowingPositionals: 1)
   }
 
+  @Test func wordsAfterADoubleDashArePositional() throws {
+    var arguments = try CommandLineArguments(
+      ["--json", "a", "--", "--runs", "7", "--json", "--", "-h"], flags: ["json"])
+    let json = arguments.flag("json")
+    let runs = arguments.option("runs")
+    #expect(json)
+    #expect(runs == nil)
+    #expect(arguments.positionals == ["a", "--runs", "7", "--json", "--", "-h"])
+    try arguments.finish(allowingPositionals: 6)
+
+    let trailing = try CommandLineArguments(["--runs", "7", "--"])
+    #expect(trailing.positionals.isEmpty)
+    #expect(throws: UsageError("unexpected argument '--x'")) {
+      try CommandLineArguments(["--", "--x"]).finish()
+    }
+  }
+
+  @Test func anOptionsValueMayBeADoubleDash() throws {
+    var arguments = try CommandLineArguments(["--path", "--", "b"])
+    let path = arguments.option("path")
+    #expect(path == "--")
+    #expect(arguments.positionals == ["b"])
+  }
+
   @Test func defaultsApplyWhenAbsent() throws {
     var arguments = try CommandLineArguments([])
     let runs = try arguments.integer("runs", default: 5)
