@@ -104,12 +104,16 @@ public struct CommandHelp: Sendable {
   public static let raw = CommandHelp(
     summary: "Send raw frames to the leader's control socket and print the reply (debugging).",
     usage: """
-      --leader ENDPOINT FRAME...
+      --leader ENDPOINT [--] FRAME...
 
       Sends one multipart message, one frame per FRAME word, and prints each frame of the reply
       on a line. A word x:HEX is binary (x:0000000000000001 is the 8-byte big-endian 1, x: an
       empty frame); any other word is its UTF-8 text. Printable replies are shown as text,
       others as x:HEX. For example: tandem raw --leader tcp://127.0.0.1:5600 PING cli x:00
+
+      A bare -- ends the options: every word after it is a FRAME, even one that starts with --
+      (tandem raw --leader tcp://127.0.0.1:5600 -- --PING is the frame --PING; -- -- is the
+      frame --).
 
       Options:
       \(LeaderConnection.help)

@@ -129,6 +129,27 @@ struct OptionsTests {
     }
   }
 
+  @Test func rawSendsEachWordAsAFrame() throws {
+    let options = try RawOptions(arguments: ["--leader", leader, "PING", "x:00ff", "x:"])
+    #expect(options.frames == [Array("PING".utf8), [0x00, 0xFF], []])
+    #expect(throws: UsageError("give at least one FRAME, e.g. PING cli x:0000000000000000")) {
+      try RawOptions(arguments: ["--leader", leader])
+    }
+    #expect(throws: UsageError("'x:0' is not x: followed by an even number of hex digits")) {
+      try RawOptions(arguments: ["--leader", leader, "x:0"])
+    }
+  }
+
+  @Test func rawFramesAfterADoubleDashMayStartWithTwoDashes() throws {
+    let options = try RawOptions(
+      arguments: ["--leader", leader, "PING", "--", "--timeout", "--", "x:01"])
+    #expect(options.frames == [Array("PING".utf8), Array("--timeout".utf8), Array("--".utf8), [1]])
+    #expect(options.connection.timeout == .seconds(5))
+    #expect(throws: UsageError("--PING needs a value")) {
+      try RawOptions(arguments: ["--leader", leader, "--PING"])
+    }
+  }
+
   @Test func unknownOptionsAreReported() {
     #expect(throws: UsageError("unknown option --jsn")) {
       try StatsOptions(arguments: ["--leader", leader, "--jsn", "1"])
