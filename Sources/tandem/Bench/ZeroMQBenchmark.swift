@@ -151,7 +151,7 @@ struct ZeroMQBenchmark {
       let start = clock.now
       for _ in 1..<messages { _ = try subscriber.receive(into: message) }
       let elapsed = clock.now - start
-      try peer.finish()
+      _ = try peer.finish()
       return elapsed.seconds
     case .c:
       var endpoint = [CChar](repeating: 0, count: 256)
@@ -162,7 +162,7 @@ struct ZeroMQBenchmark {
       let peer = try ZeroMQBenchmarkPeer.start(
         "publish-c", endpoint: text(endpoint), size: size, count: messages)
       let seconds = zb_subscriber_receive(subscriber, messages)
-      try peer.finish()
+      _ = try peer.finish()
       guard seconds > 0 else { throw ZeroMQBenchmarkError("zb_subscriber_receive failed") }
       return seconds
     }
@@ -195,7 +195,7 @@ struct ZeroMQBenchmark {
         _ = try requester.receive(into: reply)
         nanoseconds[index] = (ContinuousClock.now - start).seconds * 1e9
       }
-      try peer.finish()
+      _ = try peer.finish()
     case .c:
       var endpoint = [CChar](repeating: 0, count: 256)
       guard let requester = zb_requester_open(&endpoint, endpoint.count) else {
@@ -208,39 +208,23 @@ struct ZeroMQBenchmark {
       guard zb_round_trips(requester, size, warmups, &warmupSamples) == 0,
         zb_round_trips(requester, size, roundTrips, &nanoseconds) == 0
       else { throw ZeroMQBenchmarkError("zb_round_trips failed") }
-      try peer.finish()
+      _ = try peer.finish()
     }
     return Samples(nanoseconds)
   }
 }
 
 /// The peer process of `tandem bench zmq`: this executable, run with `--peer <role>`.
-struct ZeroMQBenchmarkPeer {
-  private let process: Process
-  private let role: String
-
+enum ZeroMQBenchmarkPeer {
   /// Starts this executable as the peer playing `role`.
-  static func start(
-    _ role: String, endpoint: String, size: Int, count: Int
-  ) throws
-    -> ZeroMQBenchmarkPeer
+  static func start(_ role: String, endpoint: String, size: Int, count: Int) throws -> ChildProcess
   {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: currentExecutablePath())
-    process.arguments = [
-      "bench", "zmq", "--peer", role, "--endpoint", endpoint, "--size", String(size),
-      "--count", String(count),
-    ]
-    try process.run()
-    return ZeroMQBenchmarkPeer(process: process, role: role)
-  }
-
-  /// Waits for the peer to exit; fails unless it succeeded.
-  func finish() throws {
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-      throw ZeroMQBenchmarkError("peer '\(role)' exited with status \(process.terminationStatus)")
-    }
+    try ChildProcess(
+      "zmq \(role)",
+      arguments: [
+        "bench", "zmq", "--peer", role, "--endpoint", endpoint, "--size", String(size),
+        "--count", String(count),
+      ])
   }
 
   /// Plays `role` (publish-swift, publish-c, echo-swift, echo-c) until its work is done.
@@ -282,18 +266,9 @@ struct ZeroMQBenchmarkPeer {
       throw UsageError("unknown peer role '\(role)'")
     }
   }
-
-  private static func currentExecutablePath() -> String {
-    #if os(Linux)
-      if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-        return path
-      }
-    #endif
-    return CommandLine.arguments[0]
-  }
 }
 
-/// A benchmark could not run (a peer failed, a libzmq call failed).
+/// A benchmark could not run (a libzmq call failed).
 struct ZeroMQBenchmarkError: Error, CustomStringConvertible {
   var description: String
 
