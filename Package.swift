@@ -54,9 +54,11 @@ let package = Package(
       name: "tandem",
       dependencies: [
         "Tandem", "StatePatch", "ZeroMQ", "TandemSync", "CommandLineKit", "CZeroMQBaseline",
-        "TandemCLI",
+        "TandemCLI", "CProcessControl",
       ]
     ),
+    // prctl(2) for the helper processes of `tandem bench` (Swift cannot call it: it is variadic).
+    .systemLibrary(name: "CProcessControl"),
 
     // What the operator CLI's commands do, apart from their wiring: options, requests, output.
     .target(
@@ -93,6 +95,8 @@ let package = Package(
     .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
     .testTarget(name: "TandemSyncTests", dependencies: ["TandemSync"]),
     .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
+    // The `tandem` executable run as a process (it is built beside the tests).
+    .testTarget(name: "tandemTests"),
     .testTarget(
       name: "TandemCLITests",
       dependencies: ["TandemCLI", "Tandem", "StatePatch", "TandemSync", "CommandLineKit"]

@@ -18,6 +18,13 @@ public enum TerminationSignals {
     signal(SIGPIPE, SIG_IGN)
   }
 
+  /// Unblocks SIGINT and SIGTERM in the calling thread and in every thread it starts later: for
+  /// a process started by one that called ``block()``, which inherits the blocked signals.
+  public static func unblock() {
+    var set = signals()
+    pthread_sigmask(SIG_UNBLOCK, &set, nil)
+  }
+
   /// Waits on the calling thread until SIGINT or SIGTERM arrives; returns its number.
   public static func wait() -> Int32 {
     var set = signals()

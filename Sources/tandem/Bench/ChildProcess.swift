@@ -2,19 +2,23 @@ import Foundation
 
 /// This executable started again as a helper process of a benchmark (a peer, a follower), with
 /// its standard output read line by line.
+///
+/// No helper outlives its benchmark: the benchmark calls ``terminateOnSignal()`` before it starts
+/// any, and each helper calls ``endWithParent(_:)`` first (see ChildProcess+Lifetime.swift).
 struct ChildProcess {
   private let process: Process
   private let output: FileHandle
   private let name: String
 
-  /// Starts this executable with `arguments`.
+  /// Starts this executable with `arguments` (and the hidden `--parent-pid` option that
+  /// ``endWithParent(_:)`` reads).
   init(_ name: String, arguments: [String]) throws {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: Self.executablePath)
-    process.arguments = arguments
+    process.arguments = arguments + [Self.parentOption, String(getpid())]
     let pipe = Pipe()
     process.standardOutput = pipe
-    try process.run()
+    try Self.launch(process)
     self.process = process
     self.output = pipe.fileHandleForReading
     self.name = name
@@ -28,6 +32,7 @@ struct ChildProcess {
   func finish() throws -> String {
     let data = output.readDataToEndOfFile()
     process.waitUntilExit()
+    Self.forget(process)
     guard process.terminationStatus == 0 else {
       throw ChildProcessFailed(name: name, status: process.terminationStatus)
     }

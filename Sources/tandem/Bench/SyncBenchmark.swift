@@ -40,6 +40,7 @@ let syncBenchmark = Command(
       throughputItems: try arguments.integer("throughput-items", default: 100, in: 1...1_000_000),
       parts: try SyncBenchmark.Part.list(arguments.option("parts")))
     try arguments.finish()
+    ChildProcess.terminateOnSignal()
     Logger.level = .error
     try blockingAsync { try await benchmark.run() }
   }

@@ -20,6 +20,7 @@ enum SyncBenchmarkWorker {
   }
 
   static func run(role: String, arguments: inout CommandLineArguments) throws {
+    try ChildProcess.endWithParent(&arguments)
     let leader = try arguments.required("leader")
     let count = try arguments.integer("count", default: 1000)
     let window = try arguments.integer("window", default: 1, in: 1...100_000)

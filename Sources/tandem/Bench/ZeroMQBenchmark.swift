@@ -29,6 +29,7 @@ let zmqBenchmark = Command(
     let roundTrips = try arguments.integer("round-trips", default: 20_000, in: 100...10_000_000)
     let samples = arguments.flag("samples")
     try arguments.finish()
+    ChildProcess.terminateOnSignal()
     try ZeroMQBenchmark(
       runs: runs, messages: messages, roundTrips: roundTrips, printsSamples: samples
     ).run()
@@ -229,6 +230,7 @@ enum ZeroMQBenchmarkPeer {
 
   /// Plays `role` (publish-swift, publish-c, echo-swift, echo-c) until its work is done.
   static func run(role: String, arguments: inout CommandLineArguments) throws {
+    try ChildProcess.endWithParent(&arguments)
     let endpoint = try arguments.required("endpoint")
     let size = try arguments.integer("size", default: 64)
     let count = try arguments.integer("count", default: 1)

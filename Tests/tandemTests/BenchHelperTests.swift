@@ -1,0 +1,122 @@
+#if os(Linux)
+  import Foundation
+  import Testing
+
+  /// `tandem bench` run as a process (the `tandem` executable that `swift build --build-tests`
+  /// and `swift test` build beside the tests): its helper processes end with it.
+  @Suite("Helper processes of tandem bench", .serialized)
+  struct BenchHelperTests {
+    /// Benchmarks that run far longer than a test, each starting a helper that would go on
+    /// working (or waiting for its leader) if it were left behind; and how each is stopped.
+    /// (SIGINT is taken as SIGTERM is.)
+    static let zmq = ["zmq", "--runs", "1", "--messages", "100000000"]
+    static let sync = ["sync", "--parts", "latency", "--runs", "1", "--round-trips", "1000000"]
+
+    @Test(arguments: zip([zmq, sync, sync], [SIGTERM, SIGTERM, SIGKILL]))
+    func theHelperEndsWithTheBenchmark(_ benchmark: [String], signal: Int32) async throws {
+      let bench = try startTandem(["bench"] + benchmark)
+      // A helper with threads of its own is past its start-up (where it sets its death signal).
+      let helper = await poll(for: .seconds(30)) {
+        children(of: bench).first { (status(of: $0)?.threads ?? 0) > 1 }
+      }
+      guard let helper else {
+        end(bench)
+        Issue.record("tandem bench \(benchmark[0]) started no helper process")
+        return
+      }
+
+      kill(bench, signal)
+      let ending = await poll(for: .seconds(10)) { () -> Int32? in
+        var status: Int32 = 0
+        return waitpid(bench, &status, WNOHANG) == bench ? status : nil
+      }
+      if ending == nil { end(bench) }
+      // A wait status: the exit status above the low 8 bits, or the signal in the low 7.
+      #expect(ending == (signal == SIGKILL ? SIGKILL : (128 + signal) << 8))
+      let helperGone = await poll(for: .seconds(5)) { isRunning(helper) ? nil : true } ?? false
+      #expect(helperGone, "helper \(helper) outlived tandem bench (signal \(signal))")
+      if !helperGone { kill(helper, SIGKILL) }
+    }
+  }
+
+  /// Kills `process`, a child of this one, and waits for it.
+  private func end(_ process: pid_t) {
+    kill(process, SIGKILL)
+    waitpid(process, nil, 0)
+  }
+
+  /// Starts the `tandem` executable beside the tests with `arguments` as a shell would: with
+  /// no signal blocked and SIGINT and SIGTERM at their default actions (a thread of the test
+  /// blocks nearly every signal, which a process it starts would inherit); output discarded.
+  private func startTandem(_ arguments: [String]) throws -> pid_t {
+    let tests = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+    let tandem = URL(fileURLWithPath: tests).deletingLastPathComponent()
+      .appendingPathComponent("tandem").path
+    try #require(
+      FileManager.default.isExecutableFile(atPath: tandem),
+      "no tandem executable at \(tandem): build it with `swift build --build-tests`")
+
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t()
+    sigemptyset(&none)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    var termination = sigset_t()
+    sigemptyset(&termination)
+    sigaddset(&termination, SIGINT)
+    sigaddset(&termination, SIGTERM)
+    posix_spawnattr_setsigdefault(&attributes, &termination)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    var files = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&files)
+    defer { posix_spawn_file_actions_destroy(&files) }
+    posix_spawn_file_actions_addopen(&files, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&files, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+
+    let argv = ([tandem] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var process: pid_t = 0
+    let error = posix_spawn(&process, tandem, &files, &attributes, argv, environ)
+    try #require(error == 0, "posix_spawn \(tandem): errno \(error)")
+    return process
+  }
+
+  /// What `condition` returns once it is not nil, checked every 10 ms for at most `limit`; nil
+  /// if it never is.
+  private func poll<Value>(
+    for limit: Duration, _ condition: () -> Value?
+  ) async -> Value? {
+    let deadline = ContinuousClock.now + limit
+    while ContinuousClock.now < deadline {
+      if let value = condition() { return value }
+      try? await Task.sleep(for: .milliseconds(10))
+    }
+    return condition()
+  }
+
+  /// The processes whose parent is `parent`.
+  private func children(of parent: pid_t) -> [pid_t] {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return entries.compactMap(pid_t.init).filter { status(of: $0)?.parent == parent }
+  }
+
+  /// Whether `process` exists and has not exited (a zombie waiting to be reaped has exited).
+  private func isRunning(_ process: pid_t) -> Bool {
+    guard let state = status(of: process)?.state else { return false }
+    return state != "Z" && state != "X"
+  }
+
+  /// A process's state letter, parent and number of threads, from `/proc/<pid>/stat`:
+  /// `pid (name) state ppid ...` (proc(5)), where the name may hold spaces and parentheses.
+  private func status(of process: pid_t) -> (state: Character, parent: pid_t, threads: Int)? {
+    guard let stat = try? String(contentsOfFile: "/proc/\(process)/stat", encoding: .utf8),
+      let nameEnd = stat.lastIndex(of: ")")
+    else { return nil }
+    let fields = stat[stat.index(after: nameEnd)...].split(separator: " ")
+    guard fields.count > 17, let state = fields[0].first, let parent = pid_t(fields[1]),
+      let threads = Int(fields[17])
+    else { return nil }
+    return (state, parent, threads)
+  }
+#endif
