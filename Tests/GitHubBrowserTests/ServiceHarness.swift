@@ -9,20 +9,30 @@ final class ServiceHarness: Sendable {
   let fixture: FixtureAPI
   let leader: Leader<BrowserState>
 
-  init() async throws {
+  /// The fixture API and a leader bound to `control` and `updates` (ports the system picks by
+  /// default).
+  init(
+    control: String = "tcp://127.0.0.1:*", updates: String = "tcp://127.0.0.1:*"
+  ) async throws {
     fixture = try FixtureAPI()
-    var configuration = LeaderConfiguration()
+    leader = try await Self.leader(control: control, updates: updates)
+  }
+
+  /// A leader of a new, empty history of the browser's state, bound to `control` and `updates`.
+  static func leader(control: String, updates: String) async throws -> Leader<BrowserState> {
+    var configuration = LeaderConfiguration(control: control, updates: updates)
     configuration.heartbeatInterval = .milliseconds(100)
     configuration.schemaVersion = browserSchemaVersion
     let store = Store<BrowserState>(reducer: browserStoreReducer, state: BrowserState())
     configuration.validate = { action, _ in validateBrowserAction(action, in: store.state) }
-    leader = try await Leader(
-      store: store, registry: browserRegistry, configuration: configuration)
+    return try await Leader(store: store, registry: browserRegistry, configuration: configuration)
   }
 
-  /// A new follower of the leader.
-  func follower() async throws -> Follower<BrowserState> {
-    var configuration = FollowerConfiguration(leader: leader.controlEndpoint)
+  /// A new follower of the leader, under `clientID`.
+  func follower(
+    clientID: String = FollowerConfiguration.randomClientID()
+  ) async throws -> Follower<BrowserState> {
+    var configuration = FollowerConfiguration(leader: leader.controlEndpoint, clientID: clientID)
     configuration.schemaVersion = browserSchemaVersion
     configuration.reconnectDelay = .milliseconds(50)
     configuration.maximumReconnectDelay = .milliseconds(500)
