@@ -31,8 +31,7 @@ let webCommand = Command(
     let web: WebFrontEnd
     do {
       web = try WebFrontEnd(
-        follower: follower, leader: leader,
-        server: HTTPServer.Configuration(host: host, port: port))
+        follower: follower, server: HTTPServer.Configuration(host: host, port: port))
     } catch {
       try? blockingAsync { await follower.stop() }
       throw CommandFailure(.unavailable, "cannot serve on \(host):\(port): \(error)")

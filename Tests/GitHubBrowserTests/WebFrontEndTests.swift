@@ -9,7 +9,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct WebFrontEndTests {
   func frontEnd(_ service: ServiceHarness) async throws -> (WebFrontEnd, Follower<BrowserState>) {
     let follower = try await service.follower()
-    let web = try WebFrontEnd(follower: follower, leader: service.leader.controlEndpoint)
+    let web = try WebFrontEnd(follower: follower)
     return (web, follower)
   }
 
@@ -92,7 +92,7 @@ import Testing
     let follower = try await service.follower()
     // Keep-alive comments every 100 ms notice the closed stream; the grace is 200 ms.
     let web = try WebFrontEnd(
-      follower: follower, leader: service.leader.controlEndpoint,
+      follower: follower,
       server: HTTPServer.Configuration(keepAliveInterval: .milliseconds(100)),
       sessionGrace: .milliseconds(200))
     #expect(
@@ -112,9 +112,7 @@ import Testing
   @Test func aSessionOnlyPostedToIsEndedButOneWithAnEventStreamIsKept() async throws {
     let service = try await ServiceHarness()
     let follower = try await service.follower()
-    let web = try WebFrontEnd(
-      follower: follower, leader: service.leader.controlEndpoint,
-      sessionGrace: .milliseconds(200))
+    let web = try WebFrontEnd(follower: follower, sessionGrace: .milliseconds(200))
     let stream = try HTTPTestClient(port: web.port)
     try stream.send(method: "GET", path: "/api/events?session=tab")
     _ = try await onThread { try stream.nextEvent(named: "view") }
@@ -166,26 +164,6 @@ import Testing
     a.stop()
     b.stop()
     await service.stop([followerA, followerB])
-  }
-
-  @Test func lostLeaderShowsAsReconnectingOnTheEventStream() async throws {
-    let service = try await ServiceHarness()
-    let (web, follower) = try await frontEnd(service)
-    let stream = try HTTPTestClient(port: web.port)
-    try stream.send(method: "GET", path: "/api/events?session=tab")
-    _ = try await onThread { try stream.head() }
-    let decoder = JSONDecoder()
-    let first = try decoder.decode(
-      BrowserView.self, from: Data(try await onThread { try stream.nextEvent(named: "view") }.utf8))
-    #expect(first.connection == .live)
-    await service.leader.stop()
-    let next = try decoder.decode(
-      BrowserView.self, from: Data(try await onThread { try stream.nextEvent(named: "view") }.utf8))
-    #expect(next.connection == .reconnecting)
-    #expect(web.connection == .reconnecting)
-    web.stop()
-    await follower.stop()
-    service.fixture.stop()
   }
 
   @Test func pageIsOneSelfContainedDocument() async throws {

@@ -4,13 +4,20 @@
 /// The web front end computes it from its replica for every event-stream client and sends it
 /// (as JSON) only when it changed.
 public struct BrowserView: Codable, Equatable, Sendable {
-  /// The replica's link to the leader, as the page shows it.
+  /// The replica's link to the leader, as the page's badge shows it: what the follower's
+  /// `connectionChanges()` reports, as it reports it.
   public enum Connection: String, Codable, Sendable {
     /// Joined and in step with the leader.
     case live
-    /// The leader went silent or away; the replica is joining again (the page shows
-    /// "reconnecting" and keeps the last state).
+    /// The follower lost the leader (the leader said it was stopping, was silent past the
+    /// follower's silence limit, or refused a request) and is joining again; the page shows
+    /// "reconnecting" and keeps the last state.
     case reconnecting
+    /// The follower has stopped and will not join again: its owner stopped it, or it stopped
+    /// itself because the leader refused it for good (another process took over its client
+    /// id, or the leader runs another schema). The page shows "disconnected" and keeps the
+    /// last state until the front end is restarted.
+    case disconnected
   }
 
   /// The replica's connection.

@@ -21,9 +21,7 @@ import TandemSync
 /// the leader is back).
 ///
 /// ```swift
-/// let web = try WebFrontEnd(
-///   follower: follower, leader: endpoint,
-///   server: HTTPServer.Configuration(port: 8080))
+/// let web = try WebFrontEnd(follower: follower, server: HTTPServer.Configuration(port: 8080))
 /// print(web.url)
 /// ```
 public final class WebFrontEnd: Sendable {
@@ -34,20 +32,22 @@ public final class WebFrontEnd: Sendable {
   private let server: Mutex<HTTPServer?>
   let hub: EventHub
   private let sweeper: SessionSweeper
-  private let monitor: ConnectionMonitor
   private let feed: Task<Void, Never>
+  /// Shows the follower's connection on the page's badge (see ``BrowserView/Connection``);
+  /// ends when the front end stops, or after showing the follower stopped.
+  let connectionFeed: Task<Void, Never>
   /// The bound base URL, such as `http://127.0.0.1:8080`.
   public let url: String
 
-  /// Starts serving `follower`'s state; `leader` is its control endpoint (for the connection
-  /// check, see ``BrowserView/Connection``). A session that has had no event stream here for
+  /// Starts serving `follower`'s state, with its connection to the leader on the page's badge
+  /// (see ``BrowserView/Connection``). A session that has had no event stream here for
   /// `sessionGrace` is ended: one whose page went away without the `pagehide` beacon, counted
   /// from its last stream's end, and one a client navigated through `POST /api/actions` without
   /// opening a stream (a script), counted from that navigation. A session's requests must
   /// therefore reach one front end (a page's do: it talks to the origin it came from); the
   /// state's bound, ``BrowserState/maximumSessions``, holds whatever the front ends do.
   public init(
-    follower: Follower<BrowserState>, leader: String,
+    follower: Follower<BrowserState>,
     server configuration: HTTPServer.Configuration = HTTPServer.Configuration(),
     actionTimeout: Duration = .seconds(10), sessionGrace: Duration = .seconds(60)
   ) throws(HTTPServerError) {
@@ -57,9 +57,6 @@ public final class WebFrontEnd: Sendable {
     self.sweeper = sweeper
     let hub = EventHub { session, hub in sweeper.scheduleCheck(of: session, on: hub) }
     self.hub = hub
-    monitor = ConnectionMonitor(follower: follower, leader: leader) { connection in
-      hub.update(connection: connection)
-    }
     feed = Task { [follower] in
       for await state in follower.store.states { hub.update(state: state) }
     }
@@ -69,20 +66,22 @@ public final class WebFrontEnd: Sendable {
     let server = try HTTPServer(configuration: configuration, router: router)
     self.server = Mutex(server)
     url = server.url
-    monitor.start()
+    connectionFeed = Task { [follower] in
+      await BrowserView.Connection.follow(follower) { hub.update(connection: $0) }
+    }
   }
 
   /// The bound port.
   public var port: Int { server.withLock { $0?.port ?? 0 } }
 
   /// The connection as the page shows it.
-  public var connection: BrowserView.Connection { monitor.connection }
+  public var connection: BrowserView.Connection { hub.connection }
 
-  /// Stops serving: ends the event streams and the server, and the connection check. The
+  /// Stops serving: ends the event streams and the server, and the tasks that feed them. The
   /// follower is the caller's to stop.
   public func stop() {
     feed.cancel()
-    monitor.stop()
+    connectionFeed.cancel()
     hub.finishAll()
     sweeper.stop()
     let server = self.server.withLock { server in

@@ -33,6 +33,9 @@ final class EventHub: Sendable {
   /// How many event streams are open.
   var count: Int { hub.withLock { $0.clients.count } }
 
+  /// The connection the views show.
+  var connection: BrowserView.Connection { hub.withLock { $0.connection } }
+
   /// Whether a stream of `session` is open.
   func hasStream(of session: String) -> Bool {
     hub.withLock { $0.clients.values.contains { $0.session == session } }

@@ -134,7 +134,8 @@ extension WebPage {
     function render() {
       const badge = $("connection");
       badge.className = "badge " + view.connection;
-      badge.textContent = view.connection === "live" ? "live" : "reconnecting…";
+      badge.textContent = {live: "live", disconnected: "disconnected"}[view.connection] ||
+        "reconnecting…";
       const identity = view.identity;
       const refused = identity.tokenRefused;
       $("identity").textContent = caseOf(identity) === "signedIn" ? "signed in as " +

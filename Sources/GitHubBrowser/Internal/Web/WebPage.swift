@@ -24,6 +24,7 @@ enum WebPage {
       .badge { padding: 2px 10px; border-radius: 12px; font-weight: 600; font-size: 12px; }
       .badge.live { background: #1a7f37; }
       .badge.reconnecting { background: #bf8700; }
+      .badge.disconnected { background: #cf222e; }
       .meta { color: #d1d9e0; font-size: 12px; }
       main { max-width: 980px; margin: 0 auto; padding: 16px 20px 60px; }
       h2 { margin: 8px 0 12px; font-size: 20px; }

@@ -34,7 +34,7 @@ struct WebRoutes: Sendable {
       let statistics = try? await follower.statistics()
       return Self.json(
         WebStatus(
-          connection: hub.view(of: "").connection, clientID: follower.clientID,
+          connection: hub.connection, clientID: follower.clientID,
           eventStreams: hub.count, follower: statistics))
     }
     router.post("/api/actions") { request in
