@@ -1,6 +1,5 @@
 import Foundation
 import MicroHTTP
-import Synchronization
 import Tandem
 import TandemSync
 
@@ -108,31 +107,26 @@ struct WebRoutes: Sendable {
     }
   }
 
-  /// The receipt's outcome, or `nil` when it has none within `timeout`.
+  /// The receipt's outcome, or `nil` when it has none within `timeout`. Whichever comes first
+  /// ends the other wait: no task is left waiting for the receipt, or sleeping out the timeout.
   static func outcome(
     of receipt: Receipt, within timeout: Duration
   ) async -> Result<UInt64, FollowerError>? {
-    let once = Mutex(false)
-    return await withCheckedContinuation { continuation in
-      let resume: @Sendable (Result<UInt64, FollowerError>?) -> Void = { value in
-        let first = once.withLock { done in
-          defer { done = true }
-          return !done
-        }
-        if first { continuation.resume(returning: value) }
-      }
-      let waiter = Task {
+    await withTaskGroup(of: Result<UInt64, FollowerError>?.self) { group in
+      group.addTask {
         do throws(FollowerError) {
-          resume(.success(try await receipt.applied()))
+          return .success(try await receipt.applied())
         } catch {
-          resume(.failure(error))
+          return .failure(error)
         }
       }
-      Task {
+      group.addTask {
         try? await Task.sleep(for: timeout)
-        resume(nil)
-        _ = waiter
+        return nil
       }
+      let first = await group.next() ?? nil
+      group.cancelAll()
+      return first
     }
   }
 
