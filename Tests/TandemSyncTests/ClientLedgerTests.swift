@@ -159,7 +159,8 @@ struct OutboxTests {
 
   @Test func sendsEachActionOnceUntilARewind() throws {
     var outbox = Outbox(capacity: 10)
-    _ = outbox.welcome(lastNumber: 0, forgottenThrough: 0, epoch: epoch, reconnected: false)
+    _ = outbox.welcome(
+      lastNumber: 0, forgottenThrough: 0, epoch: epoch, sequence: 0, reconnected: false)
     for _ in 0..<3 { _ = try outbox.enqueue(tag: "t", payload: []) }
     let sent = outbox.takeUnsent(now: now, replica: (epoch, 0), client: "c", quietly: false)
     #expect(sent.map(\.number) == [1, 2, 3])
@@ -177,7 +178,8 @@ struct OutboxTests {
 
   @Test func onlyAnUnansweredQuietSendRewindsAfterASnapshot() throws {
     var outbox = Outbox(capacity: 10)
-    _ = outbox.welcome(lastNumber: 0, forgottenThrough: 0, epoch: epoch, reconnected: false)
+    _ = outbox.welcome(
+      lastNumber: 0, forgottenThrough: 0, epoch: epoch, sequence: 0, reconnected: false)
     for _ in 0..<2 { _ = try outbox.enqueue(tag: "t", payload: []) }
     _ = outbox.takeUnsent(now: now, replica: (epoch, 0), client: "c", quietly: false)
     let afterLoudSends = outbox.rewindIfSentQuietly()
@@ -205,14 +207,16 @@ struct OutboxTests {
     _ = try outbox.enqueue(tag: "t", payload: [])
     let sent5 = outbox.takeUnsent(now: now, replica: (epoch, 0), client: "c", quietly: false)
     #expect(sent5.isEmpty)
-    _ = outbox.welcome(lastNumber: 41, forgottenThrough: 0, epoch: epoch, reconnected: false)
+    _ = outbox.welcome(
+      lastNumber: 41, forgottenThrough: 0, epoch: epoch, sequence: 0, reconnected: false)
     let sent6 = outbox.takeUnsent(now: now, replica: (epoch, 0), client: "c", quietly: false)
     #expect(sent6.map(\.number) == [42])
   }
 
   @Test func aRealignmentHoldsSendsUntilItsWelcome() throws {
     var outbox = Outbox(capacity: 10)
-    _ = outbox.welcome(lastNumber: 0, forgottenThrough: 0, epoch: epoch, reconnected: false)
+    _ = outbox.welcome(
+      lastNumber: 0, forgottenThrough: 0, epoch: epoch, sequence: 0, reconnected: false)
     for _ in 0..<3 { _ = try outbox.enqueue(tag: "t", payload: []) }
     _ = outbox.takeUnsent(now: now, replica: (epoch, 0), client: "c", quietly: false)
     let started = outbox.realign(now: now)
@@ -222,7 +226,8 @@ struct OutboxTests {
     #expect(outbox.takeUnsent(now: now, replica: (epoch, 0), client: "c", quietly: false).isEmpty)
     #expect(outbox.realignmentTimedOut(after: .seconds(1), now: now + .seconds(2)))
     // The leader still has the numbering: everything unanswered goes again, as numbered.
-    _ = outbox.welcome(lastNumber: 0, forgottenThrough: 0, epoch: epoch, reconnected: false)
+    _ = outbox.welcome(
+      lastNumber: 0, forgottenThrough: 0, epoch: epoch, sequence: 0, reconnected: false)
     #expect(!outbox.realignmentTimedOut(after: .seconds(1), now: now + .seconds(2)))
     let resent = outbox.takeUnsent(now: now, replica: (epoch, 0), client: "c", quietly: false)
     #expect(resent.map(\.number) == [1, 2, 3, 4])
@@ -231,14 +236,16 @@ struct OutboxTests {
     _ = outbox.answered(1)
     _ = outbox.answered(2)
     _ = outbox.realign(now: now)
-    _ = outbox.welcome(lastNumber: 0, forgottenThrough: 0, epoch: epoch, reconnected: false)
+    _ = outbox.welcome(
+      lastNumber: 0, forgottenThrough: 0, epoch: epoch, sequence: 0, reconnected: false)
     let renumbered = outbox.takeUnsent(now: now, replica: (epoch, 0), client: "c", quietly: false)
     #expect(renumbered.map(\.number) == [1, 2])
   }
 
   @Test func aSendThatCouldNotBeQueuedGoesAgainWithTheOnesAfterIt() throws {
     var outbox = Outbox(capacity: 10)
-    _ = outbox.welcome(lastNumber: 0, forgottenThrough: 0, epoch: epoch, reconnected: false)
+    _ = outbox.welcome(
+      lastNumber: 0, forgottenThrough: 0, epoch: epoch, sequence: 0, reconnected: false)
     for _ in 0..<3 { _ = try outbox.enqueue(tag: "t", payload: []) }
     _ = outbox.takeUnsent(now: now, replica: (epoch, 0), client: "c", quietly: false)
     outbox.unsend(from: 2)
@@ -257,7 +264,8 @@ struct OutboxTests {
 
   @Test func aLeaderThatForgotTheClientAtAReconnectLeavesTheSentActionsInDoubt() throws {
     var outbox = Outbox(capacity: 10)
-    _ = outbox.welcome(lastNumber: 0, forgottenThrough: 0, epoch: epoch, reconnected: true)
+    _ = outbox.welcome(
+      lastNumber: 0, forgottenThrough: 0, epoch: epoch, sequence: 0, reconnected: true)
     for _ in 0..<4 { _ = try outbox.enqueue(tag: "t", payload: []) }
     _ = outbox.takeUnsent(now: now, replica: (epoch, 0), client: "c", quietly: false)
     _ = outbox.answered(1)
@@ -266,7 +274,7 @@ struct OutboxTests {
     // and forgot clients active after 2 to 4 went out on the old connection: they may have been
     // applied; 5 never went out.
     let inDoubt = outbox.welcome(
-      lastNumber: 0, forgottenThrough: 3, epoch: epoch, reconnected: true)
+      lastNumber: 0, forgottenThrough: 3, epoch: epoch, sequence: 0, reconnected: true)
     #expect(inDoubt.map(\.number) == [2, 3, 4])
     let sent = outbox.takeUnsent(now: now, replica: (epoch, 0), client: "c", quietly: false)
     #expect(sent.map(\.number) == [1])
@@ -278,12 +286,14 @@ struct OutboxTests {
     // action applied and forgotten from one that never arrived.
     for (forgottenThrough, expectedInDoubt) in [(UInt64(0), [UInt64]()), (10, []), (11, [1, 2])] {
       var outbox = Outbox(capacity: 10)
-      _ = outbox.welcome(lastNumber: 0, forgottenThrough: 0, epoch: epoch, reconnected: true)
+      _ = outbox.welcome(
+        lastNumber: 0, forgottenThrough: 0, epoch: epoch, sequence: 0, reconnected: true)
       for _ in 0..<2 { _ = try outbox.enqueue(tag: "t", payload: []) }
       _ = outbox.takeUnsent(now: now, replica: (epoch, 10), client: "c", quietly: false)
       _ = try outbox.enqueue(tag: "t", payload: [])
       let inDoubt = outbox.welcome(
-        lastNumber: 0, forgottenThrough: forgottenThrough, epoch: epoch, reconnected: true)
+        lastNumber: 0, forgottenThrough: forgottenThrough, epoch: epoch, sequence: 0,
+        reconnected: true)
       #expect(inDoubt.map(\.number) == expectedInDoubt)
       // What is not in doubt goes again, numbered from 1.
       let sent = outbox.takeUnsent(now: now, replica: (epoch, 10), client: "c", quietly: false)
@@ -291,23 +301,28 @@ struct OutboxTests {
     }
   }
 
-  @Test func anActionSentWhileTheReplicaShowedAnotherHistoryIsInDoubtAfterAnyForgetting() throws {
-    var outbox = Outbox(capacity: 10)
-    _ = outbox.welcome(lastNumber: 0, forgottenThrough: 0, epoch: epoch, reconnected: true)
-    _ = try outbox.enqueue(tag: "t", payload: [])
-    // Sent before the replica's snapshot of the new history came: its sequence (99) belongs to
-    // the old history and says nothing about when the leader may have applied the action.
-    _ = outbox.takeUnsent(
-      now: now, replica: (Epoch(rawValue: 1), 99), client: "c", quietly: false)
-    let inDoubt = outbox.welcome(
-      lastNumber: 0, forgottenThrough: 1, epoch: epoch, reconnected: true)
-    #expect(inDoubt.map(\.number) == [1])
+  @Test func anActionSentBeforeTheReplicaShowedTheHistoryCountsFromTheWelcomesSequence() throws {
+    for (forgottenThrough, expectedInDoubt) in [(UInt64(5), [UInt64]()), (6, [1])] {
+      var outbox = Outbox(capacity: 10)
+      _ = outbox.welcome(
+        lastNumber: 0, forgottenThrough: 0, epoch: epoch, sequence: 5, reconnected: true)
+      _ = try outbox.enqueue(tag: "t", payload: [])
+      // Sent before the replica's snapshot of the WELCOME's history came: its sequence (99)
+      // belongs to another history, but the leader was at 5 when it welcomed the follower.
+      _ = outbox.takeUnsent(
+        now: now, replica: (Epoch(rawValue: 1), 99), client: "c", quietly: false)
+      let inDoubt = outbox.welcome(
+        lastNumber: 0, forgottenThrough: forgottenThrough, epoch: epoch, sequence: 9,
+        reconnected: true)
+      #expect(inDoubt.map(\.number) == expectedInDoubt)
+    }
   }
 
   @Test func aNewHistoryOrARealignmentRenumbersEverySentAction() throws {
     for (epoch, reconnected) in [(Epoch(rawValue: 8), true), (epoch, false)] {
       var outbox = Outbox(capacity: 10)
-      _ = outbox.welcome(lastNumber: 4, forgottenThrough: 0, epoch: self.epoch, reconnected: true)
+      _ = outbox.welcome(
+        lastNumber: 4, forgottenThrough: 0, epoch: self.epoch, sequence: 0, reconnected: true)
       for _ in 0..<3 { _ = try outbox.enqueue(tag: "t", payload: []) }
       #expect(
         outbox.takeUnsent(now: now, replica: (epoch, 0), client: "c", quietly: false).map(\.number)
@@ -316,7 +331,7 @@ struct OutboxTests {
       // A new epoch lost the history 6 and 7 went to; a realignment's WELCOME comes after the
       // out-of-order answers to both, on the same connection. Neither was applied.
       let inDoubt = outbox.welcome(
-        lastNumber: 0, forgottenThrough: 0, epoch: epoch, reconnected: reconnected)
+        lastNumber: 0, forgottenThrough: 0, epoch: epoch, sequence: 0, reconnected: reconnected)
       #expect(inDoubt.isEmpty)
       #expect(
         outbox.takeUnsent(now: now, replica: (epoch, 0), client: "c", quietly: false).map(\.number)

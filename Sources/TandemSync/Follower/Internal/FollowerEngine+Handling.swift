@@ -15,7 +15,7 @@ extension FollowerEngine {
       }
       log.debug("reply \(reply)")
       switch reply {
-      case .welcome(let epoch, _, let lastNumber, let forgottenThrough, _, let updates):
+      case .welcome(let epoch, let sequence, let lastNumber, let forgottenThrough, _, let updates):
         nextDelay = configuration.reconnectDelay
         let joining = sync.phase == .greeting
         perform(sync.received(reply, now: .now))
@@ -24,7 +24,7 @@ extension FollowerEngine {
           let unknown = outbox.withLock {
             $0.welcome(
               lastNumber: lastNumber, forgottenThrough: forgottenThrough, epoch: epoch,
-              reconnected: joining)
+              sequence: sequence, reconnected: joining)
           }
           if !unknown.isEmpty {
             log.error(

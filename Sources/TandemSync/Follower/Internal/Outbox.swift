@@ -18,9 +18,9 @@ struct Outbox {
     /// Whether it was ever sent under its number: the leader may have applied it, answered or
     /// not.
     var everSent = false
-    /// The replica's sequence when it was first sent under its number, in the history the
-    /// numbering is aligned with (0 when the replica was in another): the leader applies it, if
-    /// at all, at a later sequence.
+    /// A sequence of the history the numbering is aligned with that the leader had reached when
+    /// the action was first sent under its number (the replica's then, or the last `WELCOME`'s
+    /// if higher): the leader applies it, if at all, at a later sequence.
     var firstSentAfter: UInt64 = 0
   }
 
@@ -40,6 +40,9 @@ struct Outbox {
   private(set) var realigningSince: ContinuousClock.Instant?
   /// The epoch of the last `WELCOME`: the history the actions sent since then went to.
   private var alignedEpoch: Epoch?
+  /// The leader's sequence in the last `WELCOME`: an action sent since then takes effect, if at
+  /// all, after it.
+  private var alignedSequence: UInt64 = 0
 
   /// Why the follower stopped, once it has: nothing is queued after that.
   private(set) var closedBecause: FollowerError?
@@ -65,7 +68,8 @@ struct Outbox {
     quietly: Bool
   ) -> [ForwardedAction] {
     guard isAligned, realigningSince == nil else { return [] }
-    let sentAfter = replica.epoch == alignedEpoch ? replica.sequence : 0
+    let sentAfter =
+      replica.epoch == alignedEpoch ? max(replica.sequence, alignedSequence) : alignedSequence
     var actions: [ForwardedAction] = []
     actions.reserveCapacity(entries.count - sentCount)
     for index in sentCount..<entries.count {
@@ -145,8 +149,8 @@ struct Outbox {
     return true
   }
 
-  /// Aligns the numbering with the leader's ledger at the `WELCOME` of `epoch` (of a join or a
-  /// realignment). At the first `WELCOME` (a stable client id continuing its numbering from an
+  /// Aligns the numbering with the leader's ledger at the `WELCOME` of `epoch` and `sequence`
+  /// (of a join or a realignment). At the first `WELCOME` (a stable client id continuing its numbering from an
   /// earlier process), and whenever the leader's last number for this client is below the
   /// oldest unanswered one − 1 (the leader has forgotten the client: a new history, or a client
   /// evicted), the unanswered actions are renumbered from its last number + 1, and
@@ -163,7 +167,8 @@ struct Outbox {
   /// realignment's `WELCOME`, every action still here was answered `out-of-order` on this
   /// connection, or sent quietly and applied, which the ledger remembers: none is in doubt.)
   mutating func welcome(
-    lastNumber: UInt64, forgottenThrough: UInt64, epoch: Epoch, reconnected: Bool
+    lastNumber: UInt64, forgottenThrough: UInt64, epoch: Epoch, sequence: UInt64,
+    reconnected: Bool
   ) -> [Entry] {
     rewind()
     let first = entries.first?.number ?? nextNumber
@@ -172,6 +177,7 @@ struct Outbox {
     isAligned = true
     realigningSince = nil
     alignedEpoch = epoch
+    alignedSequence = sequence
     let mayBeForgotten: (Entry) -> Bool = { $0.everSent && $0.firstSentAfter < forgottenThrough }
     var outcomeUnknown: [Entry] = []
     if reconnected && wasAligned && sameHistory && (lastNumber + 1 < first || lastNumber == 0) {
