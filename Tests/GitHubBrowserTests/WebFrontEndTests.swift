@@ -32,6 +32,22 @@ import Testing
     await service.stop([follower])
   }
 
+  @Test func aFrontEndThatCannotBindLeavesNothingFollowingTheStore() async throws {
+    let service = try await ServiceHarness()
+    let (web, follower) = try await frontEnd(service)
+    let taken = HTTPServer.Configuration(port: web.port)
+    #expect(throws: HTTPServerError.self) { _ = try WebFrontEnd(follower: follower, server: taken) }
+    web.stop()
+    // Once the front end that serves has stopped, nothing follows the replica's states: the
+    // one that could not bind left no feed behind.
+    let deadline = ContinuousClock.now + .seconds(5)
+    while follower.store.hasSubscribers, ContinuousClock.now < deadline {
+      try await Task.sleep(for: .milliseconds(5))
+    }
+    #expect(!follower.store.hasSubscribers)
+    await service.stop([follower])
+  }
+
   @Test func badRequestsAre400WithAMessageAndTheServerKeepsServing() async throws {
     let service = try await ServiceHarness()
     let (web, follower) = try await frontEnd(service)

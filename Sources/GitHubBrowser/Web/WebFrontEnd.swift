@@ -57,13 +57,21 @@ public final class WebFrontEnd: Sendable {
     self.sweeper = sweeper
     let hub = EventHub { session, hub in sweeper.scheduleCheck(of: session, on: hub) }
     self.hub = hub
-    feed = Task { [follower] in
+    let feed = Task { [follower] in
       for await state in follower.store.states { hub.update(state: state) }
     }
+    self.feed = feed
     let router = WebRoutes(
       follower: follower, hub: hub, sweeper: sweeper, actionTimeout: actionTimeout
     ).router()
-    let server = try HTTPServer(configuration: configuration, router: router)
+    let server: HTTPServer
+    do {
+      server = try HTTPServer(configuration: configuration, router: router)
+    } catch {
+      // Not serving: nothing is to follow the follower's states for.
+      feed.cancel()
+      throw error
+    }
     self.server = Mutex(server)
     url = server.url
     connectionFeed = Task { [follower] in
