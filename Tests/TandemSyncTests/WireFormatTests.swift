@@ -25,6 +25,25 @@ struct WireFormatTests {
     }
   }
 
+  /// Text frames are read with `String(validUTF8:)`, which must accept and refuse what
+  /// `String(validating:as:)` does: among others a truncated sequence whose repair (one U+FFFD)
+  /// is as long as the input, a surrogate, an overlong form and a NUL byte.
+  @Test func textFramesAreValidatedAsTheStandardLibraryDoes() {
+    let samples: [[UInt8]] = [
+      [], Array("web-1".utf8), Array("données-über-😀".utf8),
+      Array(String(repeating: "é", count: 40).utf8),
+      [0x61, 0x00, 0x62], [0xF0, 0x9F, 0x98], [0xF0, 0x9F, 0x98, 0x41], [0xED, 0xA0, 0x80],
+      [0xC0, 0xAF], [0xE2, 0x82], [0xFF], [0x80, 0x61], [0xF4, 0x90, 0x80, 0x80],
+      Array("abc".utf8) + [0xEF, 0xBF, 0xBD],
+      Array(String(repeating: "x", count: 20).utf8) + [0xC3],
+    ]
+    for bytes in samples {
+      bytes.withUnsafeBufferPointer { buffer in
+        #expect(String(validUTF8: buffer) == String(validating: buffer, as: UTF8.self), "\(bytes)")
+      }
+    }
+  }
+
   @Test func deltaFramesAreInTheDocumentedOrder() {
     let frames = UpdateMessage.delta(epoch, delta).frames
     #expect(frames.count == 8)

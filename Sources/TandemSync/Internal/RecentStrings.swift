@@ -20,7 +20,7 @@ struct RecentStrings {
 
   /// The string of `bytes`, or nil when they are not valid UTF-8.
   mutating func validString(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-    cached(bytes) { String(validating: $0, as: UTF8.self) }
+    cached(bytes) { String(validUTF8: $0) }
   }
 
   private mutating func cached(

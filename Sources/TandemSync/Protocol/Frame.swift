@@ -15,6 +15,18 @@ extension Array where Element == UInt8 {
 
 /// Reads a multipart message frame by frame, failing with a ``ProtocolViolation`` that names
 /// the command and the frame when a frame is missing or malformed.
+extension String {
+  /// The text `bytes` hold, or nil when they are not valid UTF-8: what
+  /// `String(validating: bytes, as: UTF8.self)` returns, without its generic path, which looks
+  /// up type metadata at run time on every call (twice per forwarded action).
+  init?(validUTF8 bytes: UnsafeBufferPointer<UInt8>) {
+    // Decoding repairs invalid input (with U+FFFD), and a repair never equals the input.
+    let decoded = String(decoding: bytes, as: UTF8.self)
+    guard decoded.utf8.elementsEqual(bytes) else { return nil }
+    self = decoded
+  }
+}
+
 struct FrameReader {
   private let frames: [Frame]
   private var index: Int
@@ -48,7 +60,7 @@ struct FrameReader {
 
   /// The next frame as UTF-8 text of at most `limit` bytes.
   mutating func text(_ field: String, limit: Int = 256) throws(ProtocolViolation) -> String {
-    try text(field, limit: limit) { String(validating: $0, as: UTF8.self) }
+    try text(field, limit: limit) { String(validUTF8: $0) }
   }
 
   /// The next frame as a follower's client id: UTF-8 text of 1 to 256 bytes (the empty client
