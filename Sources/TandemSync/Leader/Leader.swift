@@ -142,13 +142,15 @@ public final class Leader<State: Codable & Sendable>: Sendable {
     { action, old, new, context in
       let origin = context as? Origin ?? .leader
       let tag = registry.tag(of: action) ?? ""
-      var diffed: (patch: Frame, state: State)?
+      let wakeLoop: Bool
       if let differ {
         // The leader's store always has a state, so the old one is there.
         guard let old else { preconditionFailure("a leader's store without a state") }
-        diffed = (differ.patch(from: old, to: new), new)
+        wakeLoop = history.record(
+          origin: origin, tag: tag, patch: differ.patch(from: old, to: new), state: new)
+      } else {
+        wakeLoop = history.record(origin: origin, tag: tag)
       }
-      let wakeLoop = history.record(origin: origin, tag: tag, diffed: diffed)
       // On the loop thread the action came from a request, and the loop flushes after the
       // requests it is handling: no wake-up needed.
       if wakeLoop, !loop.inLoopThread {

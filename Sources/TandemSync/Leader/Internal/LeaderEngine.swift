@@ -20,11 +20,13 @@ final class LeaderEngine<State: Codable & Sendable> {
   private let scope: LoopScope
 
   var backlog: Backlog
-  /// The newest committed and published sequence, the state and the ledger at it. The ledger is
-  /// a copy of the history's kept in step with each batch's changes, not the history's own
-  /// shared: the next action recorded would then copy the history's whole ledger, at every
-  /// batch.
-  var published: (sequence: UInt64, state: State, ledger: ClientLedger)
+  /// The newest committed and published sequence and the ledger at it. The ledger is a copy of
+  /// the history's kept in step with each batch's changes, not the history's own shared: the
+  /// next action recorded would then copy the history's whole ledger, at every batch.
+  var published: (sequence: UInt64, ledger: ClientLedger)
+  /// The state at ``published``: not in that tuple, as a tuple holding a `State` has its metadata
+  /// looked up at run time, at every access.
+  var publishedState: State
   /// The canonical JSON and hash of the state at one published sequence, encoded once.
   var snapshotCache: (sequence: UInt64, document: Frame, hash: UInt64)?
   /// Followers by client id: when last heard from, and the sequence they reported.
@@ -62,7 +64,9 @@ final class LeaderEngine<State: Codable & Sendable> {
     self.journal = journal
     backlog = Backlog(maxCount: configuration.backlogCount, maxBytes: configuration.backlogBytes)
     for delta in recentDeltas { backlog.append(delta) }
-    published = history.read { ($0.sequence, $0.state, $0.ledger) }
+    (published, publishedState) = history.read {
+      ((sequence: $0.sequence, ledger: $0.ledger), $0.state)
+    }
 
     updates = try scope.makeSocket(.xpub)
     try updates.set(.xpubVerbose, true)
@@ -112,7 +116,7 @@ final class LeaderEngine<State: Codable & Sendable> {
     }
     publish(deltas, epoch: batch.epoch)
     published.sequence = batch.sequence
-    published.state = batch.state
+    publishedState = batch.state
     published.ledger.apply(
       batch.changedEntries, forgetting: batch.forgotten, forgottenThrough: batch.forgottenThrough)
     sendPendingReplies()
@@ -176,7 +180,7 @@ final class LeaderEngine<State: Codable & Sendable> {
         Delta(sequence: sequence, actions: [recorded.0], patch: recorded.1)
       }
     case .perBatch:
-      let patch = differ.patch(from: published.state, to: batch.state)
+      let patch = differ.patch(from: publishedState, to: batch.state)
       return [Delta(sequence: batch.sequence, actions: batch.actions, patch: patch)]
     }
   }
@@ -199,11 +203,12 @@ final class LeaderEngine<State: Codable & Sendable> {
     let rejection = Rejection(
       code: .commitFailed, message: "the leader could not make the action durable: \(error)")
     let restored = published
+    let restoredState = publishedState
     store.modifyState { [history] state in
       history.rollBack(
-        to: restored.sequence, state: restored.state, ledger: restored.ledger, batch: batch,
+        to: restored.sequence, state: restoredState, ledger: restored.ledger, batch: batch,
         rejection: rejection)
-      state = restored.state
+      state = restoredState
       return true
     }
     let undone = Set(batch.actions.lazy.map(\.origin).filter { !$0.isLeader })
@@ -272,7 +277,7 @@ final class LeaderEngine<State: Codable & Sendable> {
     var encoder = StateEncoder()
     let document: Frame
     do {
-      document = try encoder.encode(published.state).canonicalBytes()
+      document = try encoder.encode(publishedState).canonicalBytes()
     } catch {
       fatalError("Tandem: the leader's state cannot be encoded canonically: \(error)")
     }

@@ -3,7 +3,7 @@ import Synchronization
 /// What the store's drainer and the leader's I/O loop share: the sequence, the exactly-once
 /// ledger, and what was recorded but not yet committed and published.
 ///
-/// The drainer records each reduction here (``record(origin:tag:diffed:)``) in the store's
+/// The drainer records each reduction here (``record(origin:tag:patch:state:)``) in the store's
 /// total order. When each action is its own delta it records the patch and the new state (the
 /// store keeps the old state for the diff anyway, so holding the new one costs no copy); when
 /// actions are grouped it records neither, and the loop reads the store's state inside its
@@ -25,6 +25,18 @@ final class LeaderHistory<State: Sendable>: Sendable {
     var unpublishedPatches: [Frame] = []
     /// Clients whose ledger entries changed since the loop last took a batch.
     var changedClients: Set<String> = []
+
+    /// Records one reduction: the next sequence, the action and, for a follower's action, the
+    /// ledger entry. Returns whether it is the first unpublished action.
+    mutating func record(origin: Origin, tag: String) -> Bool {
+      sequence += 1
+      unpublished.append(AppliedAction(origin: origin, tag: tag))
+      if !origin.isLeader {
+        ledger.recordApplied(client: origin.client, number: origin.number, sequence: sequence)
+        changedClients.insert(origin.client)
+      }
+      return unpublished.count == 1
+    }
   }
 
   /// What the loop takes to commit and publish: the actions, and the state and sequence after
@@ -51,25 +63,24 @@ final class LeaderHistory<State: Sendable>: Sendable {
     contents = Mutex(Contents(epoch: epoch, sequence: sequence, state: state, ledger: ledger))
   }
 
-  /// Records one reduction: the next sequence, the action, its patch with the new state when
-  /// each action is diffed as it is applied (nil when the loop diffs the batch as a whole) and,
-  /// for a follower's action, the ledger entry. Returns whether it is the first unpublished
-  /// action (so the caller wakes the loop once per batch).
-  func record(origin: Origin, tag: String, diffed: (patch: Frame, state: State)?) -> Bool {
+  /// Records one reduction diffed as it was applied (see ``Contents/record(origin:tag:)``), with
+  /// its patch and the new state. Returns whether it is the first unpublished action (so the
+  /// caller wakes the loop once per batch).
+  ///
+  /// (Two methods rather than one taking an optional `(patch, state)` tuple: such a tuple's
+  /// metadata, which depends on `State`, would be looked up at run time on every action.)
+  func record(origin: Origin, tag: String, patch: Frame, state: State) -> Bool {
     contents.withLock { contents in
-      contents.sequence += 1
-      contents.unpublished.append(AppliedAction(origin: origin, tag: tag))
-      if let diffed {
-        contents.unpublishedPatches.append(diffed.patch)
-        contents.state = diffed.state
-      }
-      if !origin.isLeader {
-        contents.ledger.recordApplied(
-          client: origin.client, number: origin.number, sequence: contents.sequence)
-        contents.changedClients.insert(origin.client)
-      }
-      return contents.unpublished.count == 1
+      contents.unpublishedPatches.append(patch)
+      contents.state = state
+      return contents.record(origin: origin, tag: tag)
     }
+  }
+
+  /// Records one reduction the loop diffs with the rest of its batch (see
+  /// ``Contents/record(origin:tag:)``). Returns whether it is the first unpublished action.
+  func record(origin: Origin, tag: String) -> Bool {
+    contents.withLock { $0.record(origin: origin, tag: tag) }
   }
 
   /// Records that a follower's action was refused with `rejection`: its number is used up.
