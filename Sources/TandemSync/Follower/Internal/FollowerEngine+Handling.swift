@@ -105,7 +105,7 @@ extension FollowerEngine {
       case .apply:
         break
       case .verify(let hash):
-        if let store, model.stateHash(of: store.state) != hash {
+        guard replicaHashMatches(hash) else {
           log.error("state hash differs from the leader's at \(sync.sequence); resyncing")
           perform(sync.diverged())
           return
@@ -119,6 +119,15 @@ extension FollowerEngine {
       settleVisible()
       noteInStep()
     }
+  }
+
+  /// Whether the replica store's state hashes to `hash` (or there is no store). Out of line:
+  /// it reads an optional `State`, whose metadata unspecialized code looks up at run time at
+  /// the entry of the function that holds it, which ``perform(_:settling:)`` runs per update.
+  @inline(never)
+  private func replicaHashMatches(_ hash: UInt64) -> Bool {
+    guard let store else { return true }
+    return model.stateHash(of: store.state) == hash
   }
 
   /// Resolves the receipts whose sequence the replica now shows. None while a snapshot is
