@@ -13,8 +13,6 @@ extension Array where Element == UInt8 {
   }
 }
 
-/// Reads a multipart message frame by frame, failing with a ``ProtocolViolation`` that names
-/// the command and the frame when a frame is missing or malformed.
 extension String {
   /// The text `bytes` hold, or nil when they are not valid UTF-8: what
   /// `String(validating: bytes, as: UTF8.self)` returns, without its generic path, which looks
@@ -27,6 +25,8 @@ extension String {
   }
 }
 
+/// Reads a multipart message frame by frame, failing with a ``ProtocolViolation`` that names
+/// the command and the frame when a frame is missing or malformed.
 struct FrameReader {
   private let frames: [Frame]
   private var index: Int
