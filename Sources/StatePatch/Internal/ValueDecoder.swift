@@ -54,7 +54,10 @@ struct KeyedValueDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     try session.decode(type, from: try member(key), at: codingPath + [key])
   }
 
-  /// A scalar member, without building its coding path unless decoding fails.
+  /// A scalar member, without building its coding path unless decoding fails. Inlined into
+  /// the `decode` overloads below, so that the session's scalar decode is specialised for the
+  /// concrete type there (a generic call costs metadata lookups and the whole type check chain).
+  @inline(__always)
   func decodeScalar<T>(_ type: T.Type, forKey key: Key) throws -> T {
     try session.decodeScalar(type, from: try member(key), at: codingPath + [key])
   }
