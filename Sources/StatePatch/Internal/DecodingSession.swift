@@ -70,10 +70,13 @@ final class DecodingSession {
       return try decode(type, from: value, at: codingPath)
     }
     if touch.fresh { return try decode(type, from: value, at: codingPath) }
-    if let fast = type as? any FastPatchable.Type {
+    let traits = TypeTraits.of(T.self)
+    if let fast = traits.fastPatchable {
       return try patchedFast(fast, old: old, from: value, touch: touch, at: codingPath) as! T
     }
-    guard let box = Self.record(taking: old, at: codingPath) else {
+    guard let encodable = traits.encodable,
+      let box = Self.record(taking: old, as: encodable, at: codingPath)
+    else {
       return try decode(type, from: value, at: codingPath)
     }
     nodesDecoded += 1
@@ -88,11 +91,15 @@ final class DecodingSession {
     }
   }
 
-  /// The members of the old value, recorded one level deep; the value itself is released when
-  /// this returns, so the box holds the only references to its members.
-  private static func record(taking old: OldValue, at codingPath: [any CodingKey]) -> RecordBox? {
-    guard let encodable = old.take(as: (any Encodable).self) else { return nil }
-    return try? EncodingSession(deep: false).record(encodable, at: codingPath, deep: false)
+  /// The members of the old value (if it is an `E`, the type being decoded), recorded one level
+  /// deep; the value itself is released when this returns, so the box holds the only references
+  /// to its members. Taking it as its own type, not as `any Encodable`, spares a conformance
+  /// lookup per node.
+  private static func record<E: Encodable>(
+    taking old: OldValue, as _: E.Type, at codingPath: [any CodingKey]
+  ) -> RecordBox? {
+    guard let value = old.take(as: E.self) else { return nil }
+    return try? EncodingSession(deep: false).record(value, at: codingPath, deep: false)
   }
 
   private func patchedFast<F: FastPatchable>(
@@ -176,6 +183,9 @@ final class DecodingSession {
 /// moved out of the record it came from), so the taker may hold the only reference to a
 /// collection and change it in place. Every step happens inside ``take(as:)``, so no caller's
 /// local keeps a second reference alive.
+///
+/// Its source is `@exclusivity(unchecked)`, as the sessions' hot properties are: one thread
+/// uses an instance, and each access is a short read or write that never overlaps another.
 final class OldValue {
   private enum Source {
     case taken
@@ -183,7 +193,7 @@ final class OldValue {
     case member(RecordBox, Int)
   }
 
-  private var source: Source
+  @exclusivity(unchecked) private var source: Source
 
   /// A value given directly (nil for none).
   init(_ value: Any?) {

@@ -1,7 +1,8 @@
 import Synchronization
 
-/// What the encoder and the differ ask about the type of every value they meet: is it one of
-/// the collections with a fast diff, is it `Equatable`, is its own encoding in hash order?
+/// What the encoder, the differ and the patched decode ask about the type of every value they
+/// meet: is it one of the collections with a fast diff (or fast patched decode), is it
+/// `Equatable` or `Encodable`, is its own encoding in hash order?
 ///
 /// Answering with dynamic casts to protocol existentials costs a conformance lookup per cast and
 /// value; the answers depend only on the type, so they are found once per type and process and
@@ -9,8 +10,12 @@ import Synchronization
 struct TypeTraits: @unchecked Sendable {  // Metatypes only: immutable, safe to share.
   /// The type's fast diff, for arrays, `String`-keyed dictionaries and optionals.
   let fastDiffable: (any FastDiffable.Type)?
+  /// The type's fast patched decode, for arrays, `String`-keyed dictionaries and optionals.
+  let fastPatchable: (any FastPatchable.Type)?
   /// The type's `Equatable` conformance.
   let equatable: (any Equatable.Type)?
+  /// The type's `Encodable` conformance.
+  let encodable: (any Encodable.Type)?
   /// The type's canonical encoding, for collections whose own encoding is in hash order.
   let unordered: (any CanonicalUnordered.Type)?
 
@@ -22,7 +27,8 @@ struct TypeTraits: @unchecked Sendable {  // Metatypes only: immutable, safe to 
     if let known = table.withLock({ $0[id] }) { return known }
     let unordered = type as? any CanonicalUnordered.Type
     let traits = TypeTraits(
-      fastDiffable: type as? any FastDiffable.Type, equatable: type as? any Equatable.Type,
+      fastDiffable: type as? any FastDiffable.Type, fastPatchable: type as? any FastPatchable.Type,
+      equatable: type as? any Equatable.Type, encodable: type as? any Encodable.Type,
       unordered: unordered?.isUnordered == true ? unordered : nil)
     table.withLock { $0[id] = traits }
     return traits
