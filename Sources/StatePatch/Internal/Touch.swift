@@ -83,7 +83,9 @@ final class Touch {
     _ token: String, _ rest: ArraySlice<String>, _ edit: Edit, _ oldElements: [JSONValue]
   ) {
     if slots == nil, rest.isEmpty, edit != .replace {
-      slots = oldElements.indices.map { .old($0, elements[$0]) }
+      var positions = oldElements.indices.map { Slot.old($0, nil) }
+      for (index, touched) in elements { positions[index] = .old(index, touched) }
+      slots = positions
       elements = [:]
     }
     if var positions = slots {
