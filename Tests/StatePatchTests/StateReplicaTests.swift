@@ -211,3 +211,37 @@ private struct DeepState: Codable, Equatable {
   #expect(replica.document == before)
   #expect(replica.state == state)
 }
+
+/// Encodes its member as a `Written` but decodes it as a `Read` of the same shape, so the
+/// patched decode meets an old member that is not of the type it decodes.
+private struct MismatchedMember: Codable, Equatable {
+  struct Written: Encodable {
+    var a: Int
+    var b: String
+  }
+  struct Read: Codable, Equatable {
+    var a: Int
+    var b: String
+  }
+  enum CodingKeys: String, CodingKey { case member }
+
+  var member: Read
+
+  init(member: Read) { self.member = member }
+
+  init(from decoder: any Decoder) throws {
+    member = try decoder.container(keyedBy: CodingKeys.self).decode(Read.self, forKey: .member)
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(Written(a: member.a, b: member.b), forKey: .member)
+  }
+}
+
+@Test func aMemberEncodedAsAnotherTypeIsDecodedFromTheDocument() throws {
+  var replica = try StateReplica(MismatchedMember(member: .init(a: 1, b: "x")))
+  try replica.apply(JSONPatch([.replace(path: "/member/a", value: 2)]))
+  #expect(replica.state == MismatchedMember(member: .init(a: 2, b: "x")))
+  #expect(replica.document == ["member": ["a": 2, "b": "x"]])
+}
