@@ -3,7 +3,7 @@ import Testing
 @testable import GitHubBrowser
 @testable import TandemSync
 
-@Suite("The web front end waits for an action's outcome")
+@Suite("The web front end waits for an action's outcome", .timeLimit(.minutes(2)))
 struct ActionOutcomeTests {
   @Test func aWaitThatTimesOutLeavesNoTaskWaitingForTheReceipt() async throws {
     weak var released: Receipt?
@@ -15,7 +15,7 @@ struct ActionOutcomeTests {
       #expect(outcome == nil)
     }
     // A task still waiting for it would hold the receipt until it settled, for good here.
-    let deadline = ContinuousClock.now + .seconds(5)
+    let deadline = ContinuousClock.now + .seconds(60)
     while released != nil, ContinuousClock.now < deadline {
       try await Task.sleep(for: .milliseconds(5))
     }
@@ -25,10 +25,9 @@ struct ActionOutcomeTests {
   @Test func aSettledReceiptGivesItsOutcomeBeforeTheTimeout() async {
     let receipt = Receipt()
     receipt.settle(.success(7))
-    let clock = ContinuousClock()
-    let start = clock.now
-    let outcome = await WebRoutes.outcome(of: receipt, within: .seconds(30))
+    // Within a day: returning at all shows that the timeout's sleep was cancelled, not waited
+    // out (the suite's time limit ends the test otherwise).
+    let outcome = await WebRoutes.outcome(of: receipt, within: .seconds(86_400))
     #expect(outcome == .success(7))
-    #expect(clock.now - start < .seconds(5))
   }
 }
