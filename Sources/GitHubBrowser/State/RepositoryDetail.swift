@@ -1,3 +1,5 @@
+import TandemSync
+
 /// One repository's screen: its metadata, README, branches and recent commits.
 public struct RepositoryDetail: Codable, Equatable, Sendable {
   /// The metadata, once loaded.
@@ -23,14 +25,7 @@ public struct RepositoryDetail: Codable, Equatable, Sendable {
   /// whole characters that fit, and records its whole size in ``fullReadmeBytes``.
   mutating func limitReadme() {
     guard let text = readme, text.utf8.count > BrowserState.maximumReadmeBytes else { return }
-    var end = text.startIndex
-    while end < text.endIndex {
-      let next = text.index(after: end)
-      guard text.utf8.distance(from: text.startIndex, to: next) <= BrowserState.maximumReadmeBytes
-      else { break }
-      end = next
-    }
-    readme = String(text[..<end])
+    readme = String(text.prefix(maximumUTF8Bytes: BrowserState.maximumReadmeBytes))
     fullReadmeBytes = text.utf8.count
   }
 }

@@ -36,11 +36,8 @@ public struct Rejection: Error, Sendable, Equatable, Codable, CustomStringConver
   /// latest rejections.
   var bounded: Rejection {
     guard message.utf8.count > Self.maximumMessageBytes else { return self }
-    var kept = ""
-    for character in message {
-      guard kept.utf8.count + character.utf8.count + 3 <= Self.maximumMessageBytes else { break }
-      kept.append(character)
-    }
-    return Rejection(code: code, message: kept + "…")
+    let ellipsis = "…"
+    let kept = message.prefix(maximumUTF8Bytes: Self.maximumMessageBytes - ellipsis.utf8.count)
+    return Rejection(code: code, message: kept + ellipsis)
   }
 }
