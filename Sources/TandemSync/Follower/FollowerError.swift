@@ -50,7 +50,9 @@ public enum FollowerError: Error, Sendable, Equatable, CustomStringConvertible {
     case .invalidEndpoint(let text):
       "'\(text)' is not an endpoint: use tcp://HOST:PORT, ipc://PATH or inproc://NAME"
     case .invalidClientID(let id):
-      "the client id '\(id)' is \(id.utf8.count) bytes: a client id has 1 to 256 bytes of UTF-8"
+      "the client id '\(id)' is \(id.utf8.count) bytes: a client id has "
+        + "\(FrameReader.clientIDBytes.lowerBound) to \(FrameReader.clientIDBytes.upperBound) "
+        + "bytes of UTF-8"
     case .actionTooLarge(let bytes, let limit):
       "the action's JSON is \(bytes) bytes, more than the \(limit) a message to the leader may hold"
     case .waitCancelled: "the wait for the action was cancelled (the action may still be applied)"

@@ -63,10 +63,13 @@ struct FrameReader {
     try text(field, limit: limit) { String(validUTF8: $0) }
   }
 
-  /// The next frame as a follower's client id: UTF-8 text of 1 to 256 bytes (the empty client
-  /// id is the leader's own origin, ``Origin/leader``).
+  /// How many bytes of UTF-8 a follower's client id has: 1 to 256 (the empty client id is the
+  /// leader's own origin, ``Origin/leader``).
+  static let clientIDBytes = 1...256
+
+  /// The next frame as a follower's client id (see ``clientIDBytes``).
   mutating func clientID(_ field: String = "client") throws(ProtocolViolation) -> String {
-    let client = try text(field)
+    let client = try text(field, limit: Self.clientIDBytes.upperBound)
     guard !client.isEmpty else { throw ProtocolViolation("\(command): \(field) is empty") }
     return client
   }

@@ -22,7 +22,7 @@ final class FollowerCore<Model: ReplicaModel>: Sendable {
     guard Endpoint(parsing: configuration.leader) != nil else {
       throw .invalidEndpoint(configuration.leader)
     }
-    guard (1...256).contains(configuration.clientID.utf8.count) else {
+    guard FrameReader.clientIDBytes.contains(configuration.clientID.utf8.count) else {
       throw .invalidClientID(configuration.clientID)
     }
     let loop: IOLoop
