@@ -61,8 +61,7 @@ extension Journal {
           deltasSinceSnapshot: session.deltasSinceSnapshot,
           bytesSinceSnapshot: try session.countBytesSinceSnapshot(),
           clientCount: Int(try connection.integer("SELECT count(*) FROM ledger") ?? 0),
-          forgottenThrough: UInt64(
-            bitPattern: try session.metaInteger(JournalSchema.forgottenThroughKey) ?? 0),
+          forgottenThrough: try session.storedForgottenThrough(),
           fileBytes: fileSize(session.path), walBytes: fileSize(session.path + "-wal"),
           pageSize: Int(try connection.integer("PRAGMA page_size") ?? 0),
           pageCount: Int(try connection.integer("PRAGMA page_count") ?? 0),

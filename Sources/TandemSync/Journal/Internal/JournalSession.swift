@@ -226,11 +226,14 @@ final class JournalSession {
       }
     }
     guard snapshot == nil else { return ClientLedger(restoring: entries) }
-    // Missing only from a damaged file: assume every client before the last sequence forgotten.
-    let forgottenThrough =
-      try metaInteger(JournalSchema.forgottenThroughKey).map { UInt64(bitPattern: $0) }
+    return ClientLedger(restoring: entries, forgottenThrough: try storedForgottenThrough())
+  }
+
+  /// The current ledger's ``ClientLedger/forgottenThrough`` as stored; missing only from a
+  /// damaged file, when every client before the last sequence counts as forgotten.
+  func storedForgottenThrough() throws(SQLiteError) -> UInt64 {
+    try metaInteger(JournalSchema.forgottenThroughKey).map { UInt64(bitPattern: $0) }
       ?? lastSequence
-    return ClientLedger(restoring: entries, forgottenThrough: forgottenThrough)
   }
 
   /// The latest snapshot, with its ledger.
