@@ -40,6 +40,10 @@ final class LeaderEngine<State: Codable & Sendable> {
   /// `ACK` of a `DISPATCH-QUIET`) is not sent unless a failed commit made it a rejection.
   var pendingReplies: [(routingID: Frame, reply: ControlReply, quiet: Bool)] = []
   var counters = LeaderCounters()
+  /// The drops the log has not yet reported.
+  private var droppedMessages = DroppedMessages()
+  /// How often, at most, the log reports dropped messages.
+  static var dropReportInterval: Duration { .seconds(10) }
   /// The large replies each control connection has queued and not yet sent on.
   let queuedReplies = QueuedReplies()
   /// Diffs each batch's state against the published one, when actions are grouped.
@@ -261,7 +265,8 @@ final class LeaderEngine<State: Codable & Sendable> {
     }
   }
 
-  /// Sends a heartbeat with the published sequence and its state hash.
+  /// Sends a heartbeat with the published sequence and its state hash, and logs the messages
+  /// dropped since the last report when ``dropReportInterval`` has passed.
   func sendHeartbeat() {
     flush()
     let hash = snapshot().hash
@@ -269,6 +274,9 @@ final class LeaderEngine<State: Codable & Sendable> {
     send(
       UpdateMessage.heartbeat(epoch, sequence: published.sequence, stateHash: hash).frames,
       on: updates)
+    if let report = droppedMessages.report(now: .now, every: Self.dropReportInterval) {
+      log.info(report)
+    }
   }
 
   /// The canonical JSON and hash of the published state, encoded at most once per sequence.
@@ -330,11 +338,17 @@ final class LeaderEngine<State: Codable & Sendable> {
   /// Runs a non-blocking `send`, and counts the message when it is not sent.
   private func countingDrops(_ send: () throws(ZMQError) -> Bool) {
     do {
-      if try !send() { counters.messagesDropped += 1 }
+      if try !send() { dropped(.unsent) }
     } catch {
-      counters.messagesDropped += 1
+      dropped(.unsent)
       log.debug("dropped a message: \(error)")
     }
+  }
+
+  /// Counts a dropped message; the log says so at the next heartbeat, one line for many.
+  private func dropped(_ reason: DroppedMessages.Reason) {
+    counters.messagesDropped += 1
+    droppedMessages.count(reason)
   }
 
   /// Sends a reply on the control socket without blocking, like ``send(_:on:)``. A `STATE` or
@@ -355,7 +369,7 @@ final class LeaderEngine<State: Codable & Sendable> {
     let size = frames.reduce(0) { $0 + $1.count }
     let limit = configuration.maximumQueuedReplyBytes
     guard queuedReplies.reserve(size, for: routingID, limit: limit) else {
-      counters.messagesDropped += 1
+      dropped(.replyBytesLimit)
       log.debug("dropped a reply of \(size) bytes: its connection has replies queued to its limit")
       return
     }
