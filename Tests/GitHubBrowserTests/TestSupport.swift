@@ -36,3 +36,25 @@ func expectReadme(
   #expect(cut.utf8.count + (next?.utf8.count ?? 0) > bound, sourceLocation: sourceLocation)
   #expect(detail.fullReadmeBytes == full.utf8.count, sourceLocation: sourceLocation)
 }
+
+/// Checks that `kept` is `full`, longer than `bound` allows, cut as the state cuts it: the
+/// whole characters that fit in the bound with "…" after them.
+func expectCut(
+  _ kept: String?, from full: String, to bound: TextBound,
+  sourceLocation: SourceLocation = #_sourceLocation
+) {
+  let limit = bound.maximumBytes
+  #expect(full.utf8.count > limit, sourceLocation: sourceLocation)
+  guard let kept, kept.hasSuffix("…") else {
+    Issue.record(
+      "\(bound) was not cut: \(kept.map { "\($0.prefix(40))…" } ?? "nil")",
+      sourceLocation: sourceLocation)
+    return
+  }
+  #expect(kept.utf8.count <= limit, sourceLocation: sourceLocation)
+  // Whole characters only (a prefix by Character), and no room left for the next one.
+  let prefix = kept.dropLast()
+  #expect(full.hasPrefix(prefix), sourceLocation: sourceLocation)
+  let next = full.dropFirst(prefix.count).first
+  #expect(kept.utf8.count + (next?.utf8.count ?? 0) > limit, sourceLocation: sourceLocation)
+}

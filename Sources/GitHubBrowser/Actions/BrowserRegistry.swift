@@ -50,9 +50,9 @@ public let browserUserTags: Set<String> = [
 /// current `state`: refuses names GitHub would never accept (in routes, selections, loads and
 /// bookmarks), a new bookmark beyond ``BrowserState/maximumBookmarks``, empty or oversized
 /// session ids (of navigations, load requests and session ends), page numbers outside
-/// 1...``BrowserState/maximumListPages``, claims without a worker or a future expiry, and load
-/// results whose times are not seconds since 1970 before the year 10000, with a message saying
-/// what is wrong.
+/// 1...``BrowserState/maximumListPages``, claims without a worker or a future expiry, load
+/// results whose times are not seconds since 1970 before the year 10000, and an identity whose
+/// login is longer than ``NameBound/login``, with a message saying what is wrong.
 ///
 /// ```swift
 /// var configuration = LeaderConfiguration()
@@ -82,6 +82,8 @@ public func validateBrowserAction(_ action: any Action, in state: BrowserState) 
       ? "a claim needs a worker id and an expiry after its time" : nil
   case let complete as CompleteLoad:
     problem = timeProblem(in: complete.result)
+  case let resolved as IdentityResolved:
+    problem = identityProblem(resolved.identity)
   default:
     problem = nil
   }
@@ -145,8 +147,9 @@ private func nameProblem(owner: String, name: String) -> String? {
       && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
         || "-_.".unicodeScalars.contains(scalar))
   }
-  guard (1...100).contains(name.count), allowed, name != ".", name != ".." else {
-    return "'\(name)' is not a repository name (1 to 100 letters, digits, '-', '_' or '.')"
+  let bound = NameBound.repositoryName.maximumBytes
+  guard (1...bound).contains(name.count), allowed, name != ".", name != ".." else {
+    return "'\(name)' is not a repository name (1 to \(bound) letters, digits, '-', '_' or '.')"
   }
   return nil
 }
@@ -156,8 +159,20 @@ private func loginProblem(_ login: String) -> String? {
     scalar.isASCII
       && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-")
   }
-  guard (1...39).contains(login.count), allowed else {
-    return "'\(login)' is not a GitHub login (1 to 39 letters, digits or '-')"
+  let bound = NameBound.login.maximumBytes
+  guard (1...bound).contains(login.count), allowed else {
+    return "'\(login)' is not a GitHub login (1 to \(bound) letters, digits or '-')"
   }
   return nil
+}
+
+/// A login longer than ``NameBound/login`` (the identity's other text is cut as the state
+/// keeps it).
+private func identityProblem(_ identity: Identity) -> String? {
+  do {
+    _ = try identity.bounded()
+    return nil
+  } catch {
+    return error.message
+  }
 }

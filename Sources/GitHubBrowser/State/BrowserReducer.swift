@@ -2,7 +2,9 @@
 /// After every action the state is within its bounds (``BrowserState/maximumSessions``,
 /// ``BrowserState/maximumPendingLoads``, ``BrowserState/maximumPendingLoadsPerSession``,
 /// ``BrowserState/maximumRepositoryLists``, ``BrowserState/maximumRepositoryDetails``,
-/// ``BrowserState/maximumListPages``, ``BrowserState/maximumReadmeBytes``).
+/// ``BrowserState/maximumListPages``, ``BrowserState/maximumReadmeBytes``,
+/// ``BrowserState/maximumPageEntries``), and so is every text from GitHub (``TextBound``,
+/// ``NameBound``).
 ///
 /// ```swift
 /// var state = BrowserState()
@@ -12,7 +14,9 @@
 public func browserReducer(_ state: inout BrowserState, _ action: BrowserAction) {
   switch action {
   case .identityResolved(let identity):
-    state.identity = identity
+    // The leader's validation refuses a login beyond NameBound.login with a reason; one that
+    // reaches the reducer all the same changes nothing.
+    if let identity = try? identity.bounded() { state.identity = identity }
   case .requestLoad(let target, let session):
     state.requestLoad(target, session: session)
   case .claimLoad(let id, let workerID, let now, let expiresAt):

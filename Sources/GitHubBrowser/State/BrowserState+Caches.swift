@@ -19,6 +19,12 @@ extension BrowserState {
   /// and a request for such a page is not queued (the leader's validation refuses it).
   public static let maximumListPages = 10
 
+  /// The most entries one page of a GitHub list brings into the state (100, GitHub's most
+  /// `per_page`): repositories of a list, branches and commits of a detail. A worker asks for
+  /// fewer (``GitHubClient/Configuration/perPage``, and 10 commits); a load whose answer holds
+  /// more fails, saying so (``LoadFailure/Kind/server``).
+  public static let maximumPageEntries = 100
+
   /// The most bytes (UTF-8) of a README a detail keeps (64 KiB): the README of nearly every
   /// project fits (most have a few KiB; those beyond are mostly long lists of links), while
   /// GitHub serves READMEs of up to a megabyte, and 1,100 details of that would make the state

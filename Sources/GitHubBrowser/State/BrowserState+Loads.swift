@@ -77,15 +77,16 @@ extension BrowserState {
     }
   }
 
-  /// Applies a result from the claim's holder; a rate-limited load waits for the reset. A
-  /// README beyond ``maximumReadmeBytes`` is cut (a worker cuts it before sending).
+  /// Applies a result from the claim's holder, bounded as ``LoadResult/Outcome/bounded``
+  /// describes (a worker bounds it before sending); a rate-limited load waits for the reset.
   mutating func completeLoad(id: Int, workerID: String, result: LoadResult) {
     guard let index = loads.firstIndex(where: { $0.id == id }),
       loads[index].claim?.workerID == workerID
     else { return }
     if let rateLimit = result.rateLimit { self.rateLimit = rateLimit }
     let target = loads[index].target
-    if case .failed(let failure) = result.outcome, failure.kind == .rateLimited,
+    let outcome = result.outcome.bounded
+    if case .failed(let failure) = outcome, failure.kind == .rateLimited,
       let retryAt = failure.retryAt
     {
       loads[index].claim = nil
@@ -94,7 +95,7 @@ extension BrowserState {
       return
     }
     loads.remove(at: index)
-    switch result.outcome {
+    switch outcome {
     case .failed(let failure):
       setStatus(.failed(failure), of: target)
     case .repositories(let page):
@@ -103,7 +104,6 @@ extension BrowserState {
     case .repository(var detail):
       guard case .repository(let owner, let name) = target else { return }
       detail.status = .loaded
-      detail.limitReadme()
       self[detail: LoadTarget.detailKey(owner: owner, name: name)] = detail
     }
   }
