@@ -53,11 +53,12 @@ import Testing
     await service.stop([browser] + followers)
   }
 
-  @Test func aWorkerStoresALongReadmeCutAndSaysHowLongItWas() async throws {
+  @Test func aWorkerStoresLongTextCutAndRefusesNamesLongerThanGitHubAllows() async throws {
     let service = try await ServiceHarness()
     let follower = try await service.follower()
     let client = service.client()
-    let name = try await client.repositories(of: .owner("prolix"), page: 1).items[0].name
+    let repository = try await client.repositories(of: .owner("prolix"), page: 1).items[0]
+    let name = repository.name
     let full = try #require(try await client.readme(owner: "prolix", name: name))
     let worker = BrowserWorker(
       follower: follower, client: client,
@@ -66,13 +67,23 @@ import Testing
     _ = try await follower.send(
       Navigate(session: "s", route: Route(screen: .repository(owner: "prolix", name: name)))
     ).applied()
+    _ = try await follower.send(
+      Navigate(session: "t", route: Route(screen: .repositories(.owner("long-names"))))
+    ).applied()
     let loaded = await eventually(.seconds(30)) {
-      service.leader.store.state.detail(owner: "prolix", name: name).status == .loaded
+      let state = service.leader.store.state!
+      return state.detail(owner: "prolix", name: name).status == .loaded
+        && state.list(for: .owner("long-names")).status != .loading
     }
     running.cancel()
     await running.value
     #expect(loaded)
-    expectReadme(of: service.leader.store.state.detail(owner: "prolix", name: name), cutFrom: full)
+    let state = service.leader.store.state!
+    let detail = state.detail(owner: "prolix", name: name)
+    expectReadme(of: detail, cutFrom: full)
+    expectCut(detail.summary?.description, from: repository.description!, to: .description)
+    let message = state.list(for: .owner("long-names")).status.failureMessage
+    #expect(message?.hasPrefix("GitHub sent a repository name of 116 bytes") == true)
     await service.stop([follower])
   }
 

@@ -19,6 +19,7 @@ import Synchronization
 /// | `secondary-limited` | 403 saying "secondary rate limit", without `retry-after` |
 /// | `overflowing` | 403, none remaining, `x-ratelimit-reset` and `retry-after` `Int64.max` |
 /// | `forbidden` | 403 "Resource not accessible by personal access token" (not a rate limit) |
+/// | `blocked` | 451 "Repository access blocked", with a message of 4 KiB |
 /// | `slowpoke` | the normal answer after ``Configuration/slowDelay`` |
 /// | `flaky` | 502 for the first ``Configuration/flakyFailures`` requests of each path |
 ///
@@ -30,8 +31,11 @@ import Synchronization
 /// commits 409 "Git Repository is empty.".
 ///
 /// The owner `prolix` has one repository whose README (160 KiB) is longer than the browser's
-/// state keeps (``BrowserState/maximumReadmeBytes``), with a character of several bytes across
-/// that bound.
+/// state keeps (``BrowserState/maximumReadmeBytes``), and so are its description, its language,
+/// and its commits' first lines and author names (``TextBound``), each with a character of
+/// several bytes across its bound. The owner `long-names` has two repositories with names
+/// longer than GitHub allows (``NameBound``): a branch name of 314 bytes in the first, and the
+/// second's name of 116.
 ///
 /// ```swift
 /// let fixture = try FixtureAPI()

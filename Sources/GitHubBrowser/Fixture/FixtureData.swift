@@ -53,15 +53,18 @@ struct FixtureData: Sendable {
   }
 
   /// The standard fixture: `octo-org` (47 repositories), `ada` (12, one private), `grace` (3),
-  /// `newcomer` (1, empty), `prolix` (1, with a long README), and the special owners `slowpoke`
-  /// and `flaky` (1 each).
+  /// `newcomer` (1, empty), `prolix` (1, with text longer than the state keeps), `long-names`
+  /// (2, with names longer than GitHub allows), and the special owners `slowpoke` and `flaky`
+  /// (1 each).
   static let standard = FixtureData(owners: [
     makeOwner("octo-org", id: 9001, organization: true, name: "Octo Org", count: 47, seed: 1),
     makeOwner("ada", id: 1815, organization: false, name: "Ada Lovelace", count: 12, seed: 2),
     makeOwner("grace", id: 1906, organization: false, name: "Grace Hopper", count: 3, seed: 3),
     emptied(makeOwner("newcomer", id: 6060, organization: false, name: nil, count: 1, seed: 6)),
-    withLongReadmes(
+    withLongText(
       makeOwner("prolix", id: 7070, organization: false, name: nil, count: 1, seed: 7)),
+    withOverlongNames(
+      makeOwner("long-names", id: 8080, organization: false, name: nil, count: 2, seed: 8)),
     makeOwner("slowpoke", id: 4242, organization: false, name: nil, count: 1, seed: 4),
     makeOwner("flaky", id: 5050, organization: false, name: nil, count: 1, seed: 5),
   ])
@@ -101,30 +104,6 @@ struct FixtureData: Sendable {
       owner.repositories[index].commits = []
       owner.repositories[index].branches = []
       owner.repositories[index].readme = nil
-    }
-    return owner
-  }
-
-  /// `owner` with a README of 160 KiB in every repository, longer than the state keeps
-  /// (``BrowserState/maximumReadmeBytes``): lines of ASCII up to 3 bytes before that bound, then
-  /// a family emoji (one character of 18 bytes) across it, then lines of accented and CJK text.
-  private static func withLongReadmes(_ owner: Owner) -> Owner {
-    var owner = owner
-    let bound = BrowserState.maximumReadmeBytes
-    for index in owner.repositories.indices {
-      var text =
-        "# \(owner.repositories[index].name)\n\nA README longer than the browser keeps.\n\n"
-      var line = 1
-      while text.utf8.count + 80 < bound {
-        text += "Line \(line): the harbor keeps a record of every ship it ever saw.\n"
-        line += 1
-      }
-      text += String(repeating: ".", count: bound - 3 - text.utf8.count) + "👩‍👩‍👧\n"
-      while text.utf8.count < bound * 5 / 2 {
-        text += "Zeile \(line): Grüße, naïve café, 港の記録.\n"
-        line += 1
-      }
-      owner.repositories[index].readme = text
     }
     return owner
   }

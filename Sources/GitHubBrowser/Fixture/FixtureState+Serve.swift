@@ -58,7 +58,7 @@ extension FixtureState {
   }
 
   /// The refusals of the owners that stand for rate limits, in each shape GitHub sends them,
-  /// and for a 403 that is not one; `nil` for the other owners.
+  /// for a 403 that is not one, and for a 451 with a long message; `nil` for the other owners.
   private func refusal(for owner: String, _ headers: HTTPHeaders) -> HTTPResponse? {
     var headers = headers
     let now = Int64(Date().timeIntervalSince1970)
@@ -85,6 +85,8 @@ extension FixtureState {
       return failure(403, "API rate limit exceeded for 127.0.0.1.", headers)
     case "forbidden":
       return failure(403, "Resource not accessible by personal access token", headers)
+    case "blocked":
+      return failure(451, FixtureData.blockedMessage, headers)
     default:
       return nil
     }
