@@ -17,4 +17,12 @@ struct UTF8PrefixTests {
     #expect("ab😀".prefix(maximumUTF8Bytes: 5) == "ab")
     #expect("😀".prefix(maximumUTF8Bytes: 0) == "")
   }
+
+  @Test func aShortenedStringEndsWithAnEllipsisWithinTheBound() {
+    #expect("héllo".shortened(toUTF8Bytes: 6) == "héllo")
+    // 12 bytes into 7: "…" takes 3, and the 4 bytes left end inside "é", which goes whole.
+    let shortened = "abcé😀xyz".shortened(toUTF8Bytes: 7)
+    #expect(shortened == "abc…")
+    #expect(shortened.utf8.count <= 7)
+  }
 }

@@ -75,7 +75,7 @@ public enum NameBound: CaseIterable, Sendable {
     guard bytes > maximumBytes else { return }
     throw BoundViolation(
       message: "GitHub sent \(noun) of \(bytes) bytes, longer than one can be"
-        + " (\(maximumBytes)): '\(name.cut(toUTF8Bytes: maximumBytes))'")
+        + " (\(maximumBytes)): '\(name.shortened(toUTF8Bytes: maximumBytes))'")
   }
 
   private var noun: String {
@@ -99,15 +99,6 @@ extension String {
   /// This text, or if longer than `bound` allows, the whole characters that fit in it with
   /// "…" after them.
   func cut(to bound: TextBound) -> String {
-    cut(toUTF8Bytes: bound.maximumBytes)
+    shortened(toUTF8Bytes: bound.maximumBytes)
   }
-
-  /// This text if it has at most `limit` bytes of UTF-8; otherwise its longest prefix of whole
-  /// characters that fits in `limit` with "…" (3 bytes) after it.
-  func cut(toUTF8Bytes limit: Int) -> String {
-    guard utf8.count > limit else { return self }
-    let ellipsis = "…"
-    return prefix(maximumUTF8Bytes: limit - ellipsis.utf8.count) + ellipsis
-  }
-
 }

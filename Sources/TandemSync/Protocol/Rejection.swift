@@ -35,9 +35,6 @@ public struct Rejection: Error, Sendable, Equatable, Codable, CustomStringConver
   /// with "…"): a decoding error can quote a payload's keys, and the ledger keeps a client's
   /// latest rejections.
   var bounded: Rejection {
-    guard message.utf8.count > Self.maximumMessageBytes else { return self }
-    let ellipsis = "…"
-    let kept = message.prefix(maximumUTF8Bytes: Self.maximumMessageBytes - ellipsis.utf8.count)
-    return Rejection(code: code, message: kept + ellipsis)
+    Rejection(code: code, message: message.shortened(toUTF8Bytes: Self.maximumMessageBytes))
   }
 }
