@@ -11,10 +11,16 @@
     /// (SIGINT is taken as SIGTERM is.)
     static let zmq = ["zmq", "--runs", "1", "--messages", "100000000"]
     static let sync = ["sync", "--parts", "latency", "--runs", "1", "--round-trips", "1000000"]
+    static let journal = ["journal", "--runs", "1", "--actions", "10000000"]
 
-    @Test(arguments: zip([zmq, sync, sync], [SIGTERM, SIGTERM, SIGKILL]))
+    @Test(arguments: zip([zmq, sync, sync, journal], [SIGTERM, SIGTERM, SIGKILL, SIGTERM]))
     func theHelperEndsWithTheBenchmark(_ benchmark: [String], signal: Int32) async throws {
-      let bench = try startTandem(["bench"] + benchmark)
+      // What a stopped benchmark leaves in its temporary directory goes with the test's own.
+      let temporary = NSTemporaryDirectory() + "tandem-bench-test-" + UUID().uuidString
+      try FileManager.default.createDirectory(
+        atPath: temporary, withIntermediateDirectories: true)
+      defer { try? FileManager.default.removeItem(atPath: temporary) }
+      let bench = try startTandem(["bench"] + benchmark, temporaryDirectory: temporary)
       // A helper with threads of its own is past its start-up (where it sets its death signal).
       let helper = await poll(for: .seconds(30)) {
         children(of: bench).first { (status(of: $0)?.threads ?? 0) > 1 }
@@ -47,8 +53,9 @@
 
   /// Starts the `tandem` executable beside the tests with `arguments` as a shell would: with
   /// no signal blocked and SIGINT and SIGTERM at their default actions (a thread of the test
-  /// blocks nearly every signal, which a process it starts would inherit); output discarded.
-  private func startTandem(_ arguments: [String]) throws -> pid_t {
+  /// blocks nearly every signal, which a process it starts would inherit); output discarded,
+  /// and `TMPDIR` set to `temporaryDirectory`.
+  private func startTandem(_ arguments: [String], temporaryDirectory: String) throws -> pid_t {
     let tests = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
     let tandem = URL(fileURLWithPath: tests).deletingLastPathComponent()
       .appendingPathComponent("tandem").path
@@ -76,8 +83,12 @@
 
     let argv = ([tandem] + arguments).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
+    var environment = ProcessInfo.processInfo.environment
+    environment["TMPDIR"] = temporaryDirectory
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { envp.forEach { free($0) } }
     var process: pid_t = 0
-    let error = posix_spawn(&process, tandem, &files, &attributes, argv, environ)
+    let error = posix_spawn(&process, tandem, &files, &attributes, argv, envp)
     try #require(error == 0, "posix_spawn \(tandem): errno \(error)")
     return process
   }

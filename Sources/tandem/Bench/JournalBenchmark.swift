@@ -26,6 +26,7 @@ let journalBenchmark = Command(
       deltas: try arguments.integer("deltas", default: 1_000_000, in: 1000...100_000_000),
       directory: arguments.option("directory") ?? NSTemporaryDirectory())
     try arguments.finish()
+    ChildProcess.terminateOnSignal()
     Logger.level = .error
     try blockingAsync { try await benchmark.run() }
   }
