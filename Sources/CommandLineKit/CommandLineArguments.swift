@@ -12,11 +12,16 @@
 public struct CommandLineArguments {
   private var options: [String: String] = [:]
   private var flags: Set<String> = []
+  /// A last word `--name` without a value: an option given without one if the command reads
+  /// it, an unknown option if not (``finish(allowingPositionals:)`` says which).
+  private var valueless: (name: String, read: Bool)?
   /// The words that are neither options nor flags, in order.
   public private(set) var positionals: [String] = []
 
   /// Splits `words`; a `--name` listed in `flags` takes no value, every other `--name` does (the
-  /// next word, whatever it is). The words after a bare `--` are all positional.
+  /// next word, whatever it is). The words after a bare `--` are all positional. A last word
+  /// `--name` without a value is reported when the command reads it, or by
+  /// ``finish(allowingPositionals:)`` as an unknown option.
   public init(_ words: [String], flags knownFlags: Set<String> = []) throws(UsageError) {
     var index = 0
     while index < words.count {
@@ -41,12 +46,15 @@ public struct CommandLineArguments {
         flags.insert(name)
         continue
       }
+      guard options[name] == nil else { throw UsageError("--\(name) is given twice") }
       if value == nil {
-        guard index < words.count else { throw UsageError("--\(name) needs a value") }
+        guard index < words.count else {
+          valueless = (name, false)
+          break
+        }
         value = words[index]
         index += 1
       }
-      guard options[name] == nil else { throw UsageError("--\(name) is given twice") }
       options[name] = value
     }
   }
@@ -59,14 +67,16 @@ public struct CommandLineArguments {
     flags.remove(name) != nil
   }
 
-  /// The value of `--name`, if given; consumes it.
+  /// The value of `--name`, if given; consumes it. `nil` for a last word `--name` without a
+  /// value too: ``finish(allowingPositionals:)`` then fails saying it needs one.
   public mutating func option(_ name: String) -> String? {
-    options.removeValue(forKey: name)
+    if valueless?.name == name { valueless?.read = true }
+    return options.removeValue(forKey: name)
   }
 
-  /// The value of `--name`, or a usage error saying it is required.
+  /// The value of `--name`, or a usage error saying it is required or needs a value.
   public mutating func required(_ name: String) throws(UsageError) -> String {
-    guard let value = option(name) else { throw UsageError("missing --\(name)") }
+    guard let value = try given(name) else { throw UsageError("missing --\(name)") }
     return value
   }
 
@@ -74,21 +84,38 @@ public struct CommandLineArguments {
   public mutating func integer(
     _ name: String, default defaultValue: Int, in range: ClosedRange<Int> = 0...Int.max
   ) throws(UsageError) -> Int {
-    guard let text = option(name) else { return defaultValue }
+    guard let text = try given(name) else { return defaultValue }
     guard let value = Int(text), range.contains(value) else {
-      throw UsageError(
-        "--\(name) takes a whole number in \(range.lowerBound)...\(range.upperBound)")
+      let expected =
+        range.upperBound == Int.max
+        ? "a whole number of at least \(range.lowerBound)"
+        : "a whole number in \(range.lowerBound)...\(range.upperBound)"
+      throw UsageError("--\(name) takes \(expected), not '\(text)'")
     }
     return value
   }
 
-  /// Fails on any option, flag or positional word nobody consumed.
+  /// Fails on any option, flag or positional word nobody consumed, and on an option read that
+  /// was the last word and had no value.
   public func finish(allowingPositionals: Int = 0) throws(UsageError) {
-    if let name = options.keys.sorted().first ?? flags.sorted().first {
+    if let valueless, valueless.read { throw Self.needsValue(valueless.name) }
+    let unknown = options.keys.sorted().first ?? flags.sorted().first ?? valueless?.name
+    if let name = unknown {
       throw UsageError("unknown option --\(name)")
     }
     if positionals.count > allowingPositionals {
       throw UsageError("unexpected argument '\(positionals[allowingPositionals])'")
     }
+  }
+
+  /// The value of `--name`, if given; consumes it. Fails when `--name` was the last word and
+  /// had no value.
+  private mutating func given(_ name: String) throws(UsageError) -> String? {
+    if valueless?.name == name { throw Self.needsValue(name) }
+    return option(name)
+  }
+
+  private static func needsValue(_ name: String) -> UsageError {
+    UsageError("--\(name) needs a value")
   }
 }

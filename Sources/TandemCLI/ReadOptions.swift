@@ -28,7 +28,7 @@ public struct ReadOptions: Sendable, Equatable {
     if forWatch {
       if let text = arguments.option("count") {
         guard let value = Int(text), value >= 1 else {
-          throw UsageError("--count takes a whole number of deltas, at least 1")
+          throw UsageError("--count takes a whole number of deltas, at least 1, not '\(text)'")
         }
         count = value
       }

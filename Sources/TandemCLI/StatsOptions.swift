@@ -16,7 +16,8 @@ public struct StatsOptions: Sendable, Equatable {
     json = arguments.flag("json")
     if let text = arguments.option("max-lag") {
       guard let value = UInt64(text) else {
-        throw UsageError("--max-lag takes a whole number of sequences, e.g. --max-lag 100")
+        throw UsageError(
+          "--max-lag takes a whole number of sequences, e.g. --max-lag 100, not '\(text)'")
       }
       maximumLag = value
     }

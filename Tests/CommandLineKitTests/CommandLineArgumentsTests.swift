@@ -52,9 +52,6 @@ struct CommandLineArgumentsTests {
   }
 
   @Test func errorsSayWhatIsWrong() throws {
-    #expect(throws: UsageError("--runs needs a value")) {
-      try CommandLineArguments(["--runs"])
-    }
     #expect(throws: UsageError("--json takes no value")) {
       try CommandLineArguments(["--json=yes"], flags: ["json"])
     }
@@ -62,9 +59,13 @@ struct CommandLineArgumentsTests {
       try CommandLineArguments(["--a", "1", "--a", "2"])
     }
     var arguments = try CommandLineArguments(["--runs", "x", "--what", "1", "extra"])
-    #expect(throws: UsageError("--runs takes a whole number in 1...9")) {
+    #expect(throws: UsageError("--runs takes a whole number in 1...9, not 'x'")) {
       var copy = arguments
       _ = try copy.integer("runs", default: 5, in: 1...9)
+    }
+    #expect(throws: UsageError("--runs takes a whole number of at least 1, not 'x'")) {
+      var copy = arguments
+      _ = try copy.integer("runs", default: 5, in: 1...Int.max)
     }
     _ = arguments.option("runs")
     #expect(throws: UsageError("unknown option --what")) { try arguments.finish() }
@@ -73,6 +74,31 @@ struct CommandLineArgumentsTests {
     #expect(throws: UsageError("missing --leader")) {
       var copy = arguments
       _ = try copy.required("leader")
+    }
+  }
+
+  @Test func aLastOptionWithoutAValueIsUnknownUnlessTheCommandReadsIt() throws {
+    // A misspelt flag at the end is an unknown option, not an option that needs a value.
+    #expect(throws: UsageError("unknown option --jsn")) {
+      var arguments = try CommandLineArguments(["--leader", "x", "--jsn"], flags: ["json"])
+      _ = arguments.option("leader")
+      _ = arguments.flag("json")
+      try arguments.finish()
+    }
+    for read in ["option", "required", "integer"] {
+      var arguments = try CommandLineArguments(["--path", "/a", "--runs"])
+      _ = arguments.option("path")
+      #expect(throws: UsageError("--runs needs a value"), "read by \(read)") {
+        switch read {
+        case "option": _ = arguments.option("runs")
+        case "required": _ = try arguments.required("runs")
+        default: _ = try arguments.integer("runs", default: 5)
+        }
+        try arguments.finish()
+      }
+    }
+    #expect(throws: UsageError("--runs is given twice")) {
+      try CommandLineArguments(["--runs", "1", "--runs"])
     }
   }
 }

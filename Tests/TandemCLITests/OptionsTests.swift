@@ -93,7 +93,7 @@ struct OptionsTests {
   }
 
   @Test func aCountMustBePositive() {
-    #expect(throws: UsageError.self) {
+    #expect(throws: UsageError("--count takes a whole number of deltas, at least 1, not '0'")) {
       try ReadOptions(arguments: ["--leader", leader, "--count", "0"], forWatch: true)
     }
   }
@@ -124,8 +124,10 @@ struct OptionsTests {
     let options = try StatsOptions(arguments: ["--leader", leader, "--json", "--max-lag", "10"])
     #expect(options.json)
     #expect(options.maximumLag == 10)
-    #expect(throws: UsageError.self) {
+    #expect {
       try StatsOptions(arguments: ["--leader", leader, "--max-lag", "-1"])
+    } throws: { error in
+      "\(error)".contains("--max-lag takes a whole number") && "\(error)".hasSuffix("not '-1'")
     }
   }
 
@@ -145,7 +147,7 @@ struct OptionsTests {
       arguments: ["--leader", leader, "PING", "--", "--timeout", "--", "x:01"])
     #expect(options.frames == [Array("PING".utf8), Array("--timeout".utf8), Array("--".utf8), [1]])
     #expect(options.connection.timeout == .seconds(5))
-    #expect(throws: UsageError("--PING needs a value")) {
+    #expect(throws: UsageError("unknown option --PING")) {
       try RawOptions(arguments: ["--leader", leader, "--PING"])
     }
   }
@@ -153,6 +155,12 @@ struct OptionsTests {
   @Test func unknownOptionsAreReported() {
     #expect(throws: UsageError("unknown option --jsn")) {
       try StatsOptions(arguments: ["--leader", leader, "--jsn", "1"])
+    }
+    #expect(throws: UsageError("unknown option --jsn")) {
+      try StatsOptions(arguments: ["--leader", leader, "--jsn"])
+    }
+    #expect(throws: UsageError("--timeout takes a whole number in 1...3600, not '0'")) {
+      try StatsOptions(arguments: ["--leader", leader, "--timeout", "0"])
     }
   }
 }
