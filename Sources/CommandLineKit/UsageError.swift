@@ -18,6 +18,8 @@ public enum ExitStatus: Int32, Sendable {
   /// What was asked for does not exist, e.g. no value at a JSON pointer (EX_NOINPUT).
   case notFound = 66
   case unavailable = 69
+  /// The output could not be written, e.g. to a full disk (EX_IOERR).
+  case ioError = 74
   /// The other side spoke but not as expected: a protocol or schema mismatch (EX_PROTOCOL).
   case protocolError = 76
 }

@@ -10,6 +10,8 @@ public enum ExitCodes {
       66  nothing at the --path in the leader's state (snapshot)
       69  the leader did not answer in time, the endpoint is unreachable, or (watch
           --exit-on-loss) the leader was lost or restarted with a new history
+      74  the output could not be written (e.g. a full disk); dispatch: the action was
+          applied at the sequence the message names
       76  the leader answered but refused the request or spoke an unexpected protocol
           (watch: the leader refused the follower when it rejoined)
     """

@@ -44,9 +44,10 @@ public struct Watch: Sendable {
   ///
   /// - Throws: `CommandFailure(.unavailable, ...)` when the follower loses the leader, or the
   ///   leader's history changes, and ``exitOnLoss`` is set; the failure of ``failure(stoppedBy:)``
-  ///   when the follower stopped by itself; `JSONPatchError` for a delta whose patch is not JSON.
+  ///   when the follower stopped by itself; `JSONPatchError` for a delta whose patch is not JSON;
+  ///   what `output` throws (a line it could not write ends the watch).
   public func run(
-    _ follower: JSONFollower, output: @escaping @Sendable (String) -> Void,
+    _ follower: JSONFollower, output: @escaping @Sendable (String) throws -> Void,
     status: @escaping @Sendable (String) -> Void
   ) async throws {
     let start = try await follower.statistics()
@@ -122,18 +123,18 @@ public struct Watch: Sendable {
   /// (returns false).
   private func printDeltas(
     _ deltas: AsyncStream<(Epoch, Delta)>, from start: (epoch: Epoch, sequence: UInt64),
-    _ output: @Sendable (String) -> Void
+    _ output: @Sendable (String) throws -> Void
   ) async throws -> Bool {
     var printed = 0
     // Deltas applied between the announced start and the stream's first one show as a jump.
     var last = start
     for await (epoch, delta) in deltas {
       if let line = report.resync(after: last, before: delta, epoch: epoch) {
-        output(line)
+        try output(line)
       }
       last = (epoch, delta.sequence)
       guard let text = try report.render(delta, epoch: epoch) else { continue }
-      output(text)
+      try output(text)
       printed += 1
       if let count, printed >= count { return true }
     }

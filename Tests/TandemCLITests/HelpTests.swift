@@ -23,7 +23,7 @@ struct HelpTests {
   @Test(arguments: commands.map(\.0))
   func everyExitStatusIsDocumented(_ name: String) {
     let (_, help, _) = Self.commands.first { $0.0 == name }!
-    for status in ["0", "1", "64", "65", "66", "69", "76"] {
+    for status in ["0", "1", "64", "65", "66", "69", "74", "76"] {
       #expect(help.usage.contains("\n  \(status) "), "\(name) --help lacks exit status \(status)")
     }
   }

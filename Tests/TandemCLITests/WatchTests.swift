@@ -202,4 +202,25 @@ struct WatchTests {
         && failure.message.hasPrefix("lost the leader at \(control) (")
     }
   }
+
+  @Test(.timeLimit(.minutes(1)))
+  func aDeltaThatCannotBeWrittenEndsTheWatch() async throws {
+    let leader = try await makeShelfLeader()
+    let follower = try await JSONFollower(
+      configuration: FollowerConfiguration(leader: leader.controlEndpoint))
+    let watch = try Watch(
+      options: ReadOptions(arguments: ["--leader", leader.controlEndpoint], forWatch: true))
+    let unwritable = CommandFailure(.ioError, "cannot write to standard output: disk full")
+    let (status, statusLines) = AsyncStream.makeStream(of: String.self)
+    let run = Task {
+      try await watch.run(
+        follower, output: { _ in throw unwritable }, status: { statusLines.yield($0) })
+    }
+    var lines = status.makeAsyncIterator()
+    #expect(await lines.next()?.hasPrefix("watching epoch") == true)
+    leader.store.dispatch(AddBook(title: "Dune"))
+    await #expect(throws: unwritable) { try await end(of: run) }
+    await follower.stop()
+    await leader.stop()
+  }
 }

@@ -8,5 +8,10 @@ let dispatchCommand = Command(
     let options = try DispatchOptions(arguments: words)
     let (_, sequence) = try ControlClient(options.connection).dispatch(
       tag: options.tag, payload: options.payload)
-    writeLine(String(sequence))
+    do throws(CommandFailure) {
+      try writeLine(String(sequence))
+    } catch {
+      throw CommandFailure(
+        error.status, "the leader applied the action at sequence \(sequence), but \(error)")
+    }
   })

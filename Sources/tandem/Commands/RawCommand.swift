@@ -7,6 +7,6 @@ let rawCommand = Command(
   run: { words in
     let options = try RawOptions(arguments: words)
     for frame in try ControlClient(options.connection).raw(options.frames) {
-      writeLine(RawFrames.describe(frame))
+      try writeLine(RawFrames.describe(frame))
     }
   })

@@ -9,5 +9,5 @@ let snapshotCommand = Command(
     let snapshot = try ControlClient(options.connection).snapshot()
     let text = try SnapshotReport.render(snapshot, path: options.path, json: options.json)
     printError("epoch \(snapshot.epoch) sequence \(snapshot.sequence)")
-    writeLine(text)
+    try writeLine(text)
   })

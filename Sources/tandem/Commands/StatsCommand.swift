@@ -7,7 +7,7 @@ let statsCommand = Command(
   run: { words in
     let options = try StatsOptions(arguments: words)
     let statistics = try ControlClient(options.connection).statistics()
-    writeLine(
+    try writeLine(
       options.json
         ? StatisticsReport.json(statistics)
         : StatisticsReport.text(statistics, leader: options.connection.leader))

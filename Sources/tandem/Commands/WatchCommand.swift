@@ -25,7 +25,7 @@ let watchCommand = Command(
     try blockingAsync { [configuration] in
       let follower = try await joinLeader(configuration)
       do {
-        try await watch.run(follower, output: writeLine, status: printError)
+        try await watch.run(follower, output: { try writeLine($0) }, status: printError)
       } catch {
         await follower.stop()
         throw error

@@ -30,7 +30,7 @@ let journalCompactCommand = Command(
       try journal.reclaimSpace()
     }
     let after = try journal.stats()
-    print(
+    try writeLine(
       "compacted \(path): removed \(compaction.deltasRemoved) deltas and "
         + "\(compaction.snapshotsRemoved) snapshots; file \(JournalOutput.size(before.fileBytes)) "
         + "-> \(JournalOutput.size(after.fileBytes)), log \(JournalOutput.size(after.walBytes)), "

@@ -21,7 +21,7 @@ let journalVerifyCommand = Command(
     }
     let elapsed = clock.now - start
     if json {
-      print(
+      try writeLine(
         JournalOutput.object([
           ("path", JournalOutput.json(path)),
           ("sound", verification.isSound ? "true" : "false"),
@@ -37,11 +37,11 @@ let journalVerifyCommand = Command(
       let seconds =
         Double(elapsed.components.seconds)
         + Double(elapsed.components.attoseconds) * 1e-18
-      print(
+      try writeLine(
         "ok: \(path) passed \(verification.checks.count) checks in "
           + "\((seconds * 100).rounded() / 100) s")
     } else {
-      for problem in verification.problems { print("problem: \(problem)") }
+      for problem in verification.problems { try writeLine("problem: \(problem)") }
     }
     guard verification.isSound else {
       throw JournalProblems(count: verification.problems.count)
