@@ -15,9 +15,12 @@ public struct DispatchOptions: Sendable, Equatable {
   public init(arguments words: [String], environment: String?? = nil) throws(UsageError) {
     var arguments = try CommandLineArguments(words)
     connection = try LeaderConnection(&arguments, environment: environment)
-    guard let tag = arguments.option("type"), !tag.isEmpty else {
+    guard let tag = arguments.option("type") else {
       throw UsageError(
         "missing --type: give the action's registered tag, e.g. --type counter.increment")
+    }
+    guard !tag.isEmpty else {
+      throw UsageError("--type is empty: give the action's registered tag, e.g. counter.increment")
     }
     self.tag = tag
     let text = arguments.option("json") ?? "{}"

@@ -33,39 +33,46 @@ public struct LeaderConnection: Sendable, Equatable {
   public init(
     _ arguments: inout CommandLineArguments, environment: String?? = nil
   ) throws(UsageError) {
-    let fallback = environment ?? Self.environmentLeader()
-    guard let leader = arguments.option("leader") ?? fallback, !leader.isEmpty else {
+    let given = arguments.option("leader")
+    if given?.isEmpty == true {
+      throw UsageError(
+        "--leader is empty: give the leader's control endpoint, e.g. --leader "
+          + "tcp://127.0.0.1:5600")
+    }
+    let fallback = (environment ?? Self.environmentLeader()).flatMap { $0.isEmpty ? nil : $0 }
+    guard let leader = given ?? fallback else {
       throw UsageError(
         "missing --leader: give the leader's control endpoint (the line `counter leader` "
           + "prints first), e.g. --leader tcp://127.0.0.1:5600, or set TANDEM_LEADER")
     }
-    try Self.validate(leader)
+    try Self.validate(leader, named: given == nil ? "TANDEM_LEADER '\(leader)'" : "'\(leader)'")
     let seconds = try arguments.integer("timeout", default: 5, in: 1...3600)
     self.init(leader: leader, timeout: .seconds(seconds))
   }
 
   /// Checks that `leader` is an endpoint another process can connect to: `ipc://PATH`, or
-  /// `tcp://HOST:PORT` with a host (not the `*` of a bind) and a port in 1...65535.
-  private static func validate(_ leader: String) throws(UsageError) {
+  /// `tcp://HOST:PORT` with a host (not the `*` of a bind) and a port in 1...65535. The
+  /// messages call it `name`, which says where it came from.
+  private static func validate(_ leader: String, named name: String) throws(UsageError) {
     guard let endpoint = Endpoint(parsing: leader), !endpoint.address.isEmpty,
       ["tcp", "ipc"].contains(endpoint.transport)
     else {
-      throw UsageError("'\(leader)' is not an endpoint: use tcp://HOST:PORT or ipc://PATH")
+      throw UsageError("\(name) is not an endpoint: use tcp://HOST:PORT or ipc://PATH")
     }
     guard endpoint.transport == "tcp" else { return }
     let address = endpoint.address
     guard let colon = address.lastIndex(of: ":") else {
-      throw UsageError("'\(leader)' has no port: use tcp://HOST:PORT, e.g. tcp://127.0.0.1:5600")
+      throw UsageError("\(name) has no port: use tcp://HOST:PORT, e.g. tcp://127.0.0.1:5600")
     }
     let host = address[..<colon]
     if host.isEmpty || host == "*" {
       throw UsageError(
-        "'\(leader)' has a wildcard host, which is for binding: give the leader's host, "
+        "\(name) has a wildcard host, which is for binding: give the leader's host, "
           + "e.g. tcp://127.0.0.1:5600")
     }
     guard let port = endpoint.port, port != 0 else {
       throw UsageError(
-        "'\(leader)' has no valid port: use tcp://HOST:PORT with a port in 1...65535, "
+        "\(name) has no valid port: use tcp://HOST:PORT with a port in 1...65535, "
           + "e.g. tcp://127.0.0.1:5600")
     }
   }

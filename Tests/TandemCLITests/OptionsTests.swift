@@ -21,6 +21,25 @@ struct OptionsTests {
     #expect(options.connection.timeout == .seconds(5))
   }
 
+  @Test func aWrongLeaderFromTheEnvironmentIsNamedSo() {
+    #expect {
+      try ReadOptions(arguments: [], environment: .some("tcp://127.0.0.1"))
+    } throws: { error in
+      "\(error)".hasPrefix("TANDEM_LEADER 'tcp://127.0.0.1' has no port")
+    }
+    // An empty TANDEM_LEADER is no leader; an empty --leader is a mistake of its own.
+    #expect {
+      try ReadOptions(arguments: [], environment: .some(""))
+    } throws: { error in
+      "\(error)".hasPrefix("missing --leader")
+    }
+    #expect {
+      try ReadOptions(arguments: ["--leader", ""], environment: .some(leader))
+    } throws: { error in
+      "\(error)".hasPrefix("--leader is empty")
+    }
+  }
+
   @Test func anEndpointMustHaveATransportAndATcpPort() {
     #expect(throws: UsageError.self) {
       try ReadOptions(arguments: ["--leader", "127.0.0.1:5600"], environment: .some(nil))
@@ -103,6 +122,11 @@ struct OptionsTests {
       try DispatchOptions(arguments: ["--leader", leader])
     } throws: { error in
       "\(error)".contains("missing --type")
+    }
+    #expect {
+      try DispatchOptions(arguments: ["--leader", leader, "--type", ""])
+    } throws: { error in
+      "\(error)".hasPrefix("--type is empty")
     }
     let options = try DispatchOptions(arguments: ["--leader", leader, "--type", "shelf.add"])
     #expect(options.tag == "shelf.add")
