@@ -26,4 +26,21 @@ struct ExecutableTests {
     #expect(leader.store.state.books == ["Dune"])
     await leader.stop()
   }
+
+  @Test(arguments: ["inspect", "verify", "compact"])
+  func aJournalPathThatIsEmptyOrADirectoryIsRefusedAsSuch(_ command: String) async throws {
+    let empty = try await TandemProcess.run(["journal", command, "--db", ""])
+    #expect(empty.status == 64)
+    #expect(empty.error.hasPrefix("tandem journal \(command): --db is empty"))
+
+    let directory = NSTemporaryDirectory() + "tandem-journal-test-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let refused = try await TandemProcess.run(["journal", command, "--db", directory])
+    #expect(refused.status == 1)
+    #expect(
+      refused.error
+        == "tandem journal \(command): \(directory) is a directory, not a journal file\n")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
+  }
 }

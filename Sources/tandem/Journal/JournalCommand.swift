@@ -1,4 +1,6 @@
 import CommandLineKit
+import Foundation
+import TandemSync
 
 /// `tandem journal <command>`: look into, check and compact a leader's journal file.
 let journalCommands = CommandGroup(
@@ -17,4 +19,23 @@ let journalCommand = Command(
 struct JournalProblems: Error, CustomStringConvertible {
   var count: Int
   var description: String { "\(count) problem(s) found" }
+}
+
+/// The `--db` option of the journal commands: the journal file's path, not empty.
+func journalPath(_ arguments: inout CommandLineArguments) throws(UsageError) -> String {
+  let path = try arguments.required("db")
+  guard !path.isEmpty else { throw UsageError("--db is empty: give the journal file's path") }
+  return path
+}
+
+/// The journal at `path`, opened read-only; a directory is refused as such (SQLite would say
+/// only that a read failed with errno 21).
+func openJournal(readingAt path: String) throws -> Journal {
+  var isDirectory: ObjCBool = false
+  if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
+    isDirectory.boolValue
+  {
+    throw CommandFailure(.failure, "\(path) is a directory, not a journal file")
+  }
+  return try Journal(readingAt: path)
 }

@@ -13,12 +13,12 @@ let journalCompactCommand = Command(
     + "  --reclaim   also return the freed pages to the file system (shrinks the file)",
   run: { words in
     var arguments = try CommandLineArguments(words, flags: ["reclaim"])
-    let path = try arguments.required("db")
+    let path = try journalPath(&arguments)
     let window = try arguments.integer("window", default: 100_000)
     let reclaim = arguments.flag("reclaim")
     try arguments.finish()
     // Only a journal that exists: opened for writing, a missing or empty file would become one.
-    try Journal(readingAt: path).close()
+    try openJournal(readingAt: path).close()
     let journal = try Journal(
       path: path,
       configuration: .init(durability: .full, catchUpWindow: UInt64(window)))

@@ -11,10 +11,10 @@ let journalInspectCommand = Command(
     + "  --json     one JSON object instead of text, for scripts",
   run: { words in
     var arguments = try CommandLineArguments(words, flags: ["json"])
-    let path = try arguments.required("db")
+    let path = try journalPath(&arguments)
     let json = arguments.flag("json")
     try arguments.finish()
-    let stats = try Journal(readingAt: path).stats()
+    let stats = try openJournal(readingAt: path).stats()
     try writeLine(json ? inspectJSON(path: path, stats) : inspectText(path: path, stats))
   }
 )

@@ -11,12 +11,12 @@ let journalVerifyCommand = Command(
     + "Exits with status 1 when the journal cannot be opened or a check finds a problem.",
   run: { words in
     var arguments = try CommandLineArguments(words, flags: ["json"])
-    let path = try arguments.required("db")
+    let path = try journalPath(&arguments)
     let json = arguments.flag("json")
     try arguments.finish()
     let clock = ContinuousClock()
     let start = clock.now
-    let verification = try Journal(readingAt: path).verify { line in
+    let verification = try openJournal(readingAt: path).verify { line in
       printError(line)
     }
     let elapsed = clock.now - start
