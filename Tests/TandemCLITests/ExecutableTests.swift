@@ -43,4 +43,19 @@ struct ExecutableTests {
         == "tandem journal \(command): \(directory) is a directory, not a journal file\n")
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
   }
+
+  /// Benchmark options that name nothing the benchmark has, or a size it cannot use, are
+  /// refused before anything runs (the benchmark ran without them before).
+  @Test(arguments: [
+    (["store", "--only", "a,nope", "--runs", "1", "--millis", "1"], "unknown workload 'nope'"),
+    (["store", "--only", ","], "--only names no workload"),
+    (["patch", "--sizes", "100,abc", "--runs", "1"], "not 'abc'"),
+  ])
+  func benchmarkOptionsAreCheckedWhole(_ arguments: [String], message: String) async throws {
+    let bench = try await TandemProcess.run(["bench"] + arguments)
+    #expect(bench.status == 64)
+    #expect(
+      bench.error.hasPrefix("tandem bench \(arguments[0]): ") && bench.error.contains(message))
+    #expect(bench.output.isEmpty)
+  }
 }

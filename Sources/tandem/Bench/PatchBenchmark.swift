@@ -11,14 +11,16 @@ let patchBenchmark = Command(
   usage: "[--runs N] [--sizes 10000,100000]",
   run: { words in
     var arguments = try CommandLineArguments(words)
-    let runs = try arguments.integer("runs", default: 7)
-    let sizes = (arguments.option("sizes") ?? "10000,100000").split(separator: ",").compactMap {
-      Int($0)
+    let runs = try arguments.integer("runs", default: 7, in: 1...Int.max)
+    let sizes = try (arguments.option("sizes") ?? "10000,100000").split(separator: ",").map {
+      size throws(UsageError) in
+      guard let items = Int(size), items >= 100 else {
+        throw UsageError("--sizes takes numbers of items of at least 100, not '\(size)'")
+      }
+      return items
     }
     try arguments.finish()
-    guard runs > 0, !sizes.isEmpty, sizes.allSatisfy({ $0 >= 100 }) else {
-      throw UsageError("--runs must be positive and --sizes a list of sizes of at least 100")
-    }
+    guard !sizes.isEmpty else { throw UsageError("--sizes names no size") }
     try PatchBenchmark(runs: runs, sizes: sizes).run()
   }
 )

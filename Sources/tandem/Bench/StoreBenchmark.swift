@@ -23,7 +23,7 @@ let storeBenchmark = Command(
     var arguments = try CommandLineArguments(words)
     let runs = try arguments.integer("runs", default: 5, in: 1...1000)
     let milliseconds = try arguments.integer("millis", default: 200, in: 1...60_000)
-    let only = arguments.option("only").map { Set($0.split(separator: ",").map(String.init)) }
+    let only = try arguments.option("only").map(StoreWorkload.keys)
     let styles = try arguments.option("reducer").map { name in
       guard let style = ReducerStyle.allCases.first(where: { $0.key == name }) else {
         throw UsageError("--reducer takes reswift or inout, not \(name)")
@@ -129,6 +129,18 @@ private struct StoreWorkload {
   var isReference = false
   /// Builds the store and returns a function that dispatches that many actions to it.
   var make: (ReducerStyle) -> (Int) -> Void
+
+  /// The workload keys in `list` (comma-separated, as `--only` takes them).
+  static func keys(_ list: String) throws(UsageError) -> Set<String> {
+    let known = all.map(\.key)
+    let keys = Set(list.split(separator: ",").map(String.init))
+    if let unknown = keys.sorted().first(where: { !known.contains($0) }) {
+      throw UsageError(
+        "unknown workload '\(unknown)' (the workloads: \(known.joined(separator: ", ")))")
+    }
+    guard !keys.isEmpty else { throw UsageError("--only names no workload") }
+    return keys
+  }
 
   static var all: [StoreWorkload] {
     [
