@@ -58,4 +58,23 @@ struct ExecutableTests {
       bench.error.hasPrefix("tandem bench \(arguments[0]): ") && bench.error.contains(message))
     #expect(bench.output.isEmpty)
   }
+
+  /// A benchmark's scratch directory must exist: it was created (journal) or failed late with
+  /// an errno (journal-store).
+  @Test(arguments: [
+    ["journal-store", "--dir"], ["journal", "--runs", "1", "--actions", "100", "--directory"],
+  ])
+  func aScratchDirectoryThatDoesNotExistIsRefused(_ arguments: [String]) async throws {
+    let parent = NSTemporaryDirectory() + "tandem-bench-test-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: parent) }
+    let missing = parent + "/missing"
+    let bench = try await TandemProcess.run(["bench"] + arguments + [missing])
+    #expect(bench.status == 64)
+    #expect(
+      bench.error.hasPrefix(
+        "tandem bench \(arguments[0]): \(arguments.last!) takes a directory that exists, not "
+          + "'\(missing)'"))
+    #expect(!FileManager.default.fileExists(atPath: missing))
+  }
 }

@@ -24,7 +24,7 @@ let journalBenchmark = Command(
         senders: try arguments.integer("senders", default: 3, in: 1...16),
         window: try arguments.integer("window", default: 256, in: 1...10_000)),
       deltas: try arguments.integer("deltas", default: 1_000_000, in: 1000...100_000_000),
-      directory: arguments.option("directory") ?? NSTemporaryDirectory())
+      directory: try arguments.directory("directory", default: NSTemporaryDirectory()))
     try arguments.finish()
     ChildProcess.terminateOnSignal()
     Logger.level = .error

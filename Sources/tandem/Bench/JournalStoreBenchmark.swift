@@ -27,7 +27,7 @@ let journalStoreBenchmark = Command(
     let runs = try arguments.integer("runs", default: 5, in: 1...100)
     let recoveryDeltas = try arguments.integer(
       "recovery-deltas", default: 1_000_000, in: 1...Int.max)
-    let parent = arguments.option("dir") ?? "/tmp"
+    let parent = try arguments.directory("dir", default: "/tmp")
     let only = arguments.option("only")
     let keep = arguments.flag("keep")
     guard only == nil || only == "appends" || only == "recovery" else {
@@ -240,5 +240,7 @@ private struct BenchmarkDirectory {
 private struct BenchmarkDirectoryError: Error, CustomStringConvertible {
   var parent: String
   var errno: Int32
-  var description: String { "mkdtemp in \(parent) failed with errno \(errno)" }
+  var description: String {
+    "cannot create a directory in \(parent): \(String(cString: strerror(errno)))"
+  }
 }
