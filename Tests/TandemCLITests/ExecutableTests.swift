@@ -77,4 +77,20 @@ struct ExecutableTests {
           + "'\(missing)'"))
     #expect(!FileManager.default.fileExists(atPath: missing))
   }
+
+  /// The helper processes of the benchmarks check their role and endpoint before anything else:
+  /// a zmq peer trapped on an endpoint it could not parse, and a sync worker of an unknown role
+  /// waited for its leader first (10 s for one that is not there).
+  @Test(arguments: [
+    (["zmq", "--peer", "publish-swift", "--endpoint", "nonsense"], "not an endpoint"),
+    (["sync", "--worker", "nope", "--leader", "tcp://127.0.0.1:1"], "unknown worker role 'nope'"),
+  ])
+  func aHelperRefusesARoleOrEndpointItCannotUse(
+    _ arguments: [String], message: String
+  ) async throws {
+    let helper = try await TandemProcess.run(["bench"] + arguments)
+    #expect(helper.status == 64)
+    #expect(
+      helper.error.hasPrefix("tandem bench \(arguments[0]): ") && helper.error.contains(message))
+  }
 }

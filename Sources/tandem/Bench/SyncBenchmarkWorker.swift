@@ -19,7 +19,15 @@ enum SyncBenchmarkWorker {
       "sync \(role)", arguments: ["bench", "sync", "--worker", role, "--leader", leader] + extra)
   }
 
-  static func run(role: String, arguments: inout CommandLineArguments) throws {
+  /// The roles a worker plays.
+  private enum Role: String {
+    case follow, send, latency
+  }
+
+  static func run(role name: String, arguments: inout CommandLineArguments) throws {
+    guard let role = Role(rawValue: name) else {
+      throw UsageError("unknown worker role '\(name)'")
+    }
     try ChildProcess.endWithParent(&arguments)
     let leader = try arguments.required("leader")
     let count = try arguments.integer("count", default: 1000)
@@ -36,10 +44,10 @@ enum SyncBenchmarkWorker {
       let counter = StateCounter()
       if subscribe { follower.store.subscribe(counter) { $0.select(\.bumps) } }
       switch role {
-      case "follow":
+      case .follow:
         try await waitUntil { follower.store.state.bumps >= until }
         return ""
-      case "send":
+      case .send:
         try await waitUntil { follower.store.state.started }
         let clock = ContinuousClock()
         let start = clock.now
@@ -65,7 +73,7 @@ enum SyncBenchmarkWorker {
           }
         }
         return String(elapsed.seconds)
-      case "latency":
+      case .latency:
         let figures = try await withTaskExecutorPreference(onLoop ? follower.executor : nil) {
           let clock = ContinuousClock()
           var samples: [Double] = []
@@ -77,8 +85,6 @@ enum SyncBenchmarkWorker {
           return Samples(samples)
         }
         return "\(figures.percentile(50)) \(figures.percentile(99))"
-      default:
-        throw UsageError("unknown worker role '\(role)'")
       }
     }
     print(output)

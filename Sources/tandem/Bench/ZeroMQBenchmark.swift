@@ -228,27 +228,39 @@ enum ZeroMQBenchmarkPeer {
       ])
   }
 
+  /// The roles a peer plays.
+  private enum Role: String {
+    case publishSwift = "publish-swift"
+    case publishC = "publish-c"
+    case echoSwift = "echo-swift"
+    case echoC = "echo-c"
+  }
+
   /// Plays `role` (publish-swift, publish-c, echo-swift, echo-c) until its work is done.
-  static func run(role: String, arguments: inout CommandLineArguments) throws {
+  static func run(role name: String, arguments: inout CommandLineArguments) throws {
+    guard let role = Role(rawValue: name) else { throw UsageError("unknown peer role '\(name)'") }
     try ChildProcess.endWithParent(&arguments)
     let endpoint = try arguments.required("endpoint")
+    guard let parsed = Endpoint(parsing: endpoint) else {
+      throw UsageError("--endpoint '\(endpoint)' is not an endpoint")
+    }
     let size = try arguments.integer("size", default: 64)
     let count = try arguments.integer("count", default: 1)
     try arguments.finish()
     switch role {
-    case "publish-swift":
+    case .publishSwift:
       let context = Context()
       let publisher = try Socket(context, .xpub)
       try publisher.set(.xpubNoDrop, true)
-      try publisher.connect(Endpoint(parsing: endpoint)!)
+      try publisher.connect(parsed)
       _ = try publisher.receive()  // the subscription: from here on nothing is lost
       let payload = [UInt8](repeating: 0, count: size)
       for _ in 0..<count { try publisher.send(payload) }
       publisher.close()  // linger forever: the context waits until everything is delivered
-    case "echo-swift":
+    case .echoSwift:
       let context = Context()
       let router = try Socket(context, .router)
-      try router.connect(Endpoint(parsing: endpoint)!)
+      try router.connect(parsed)
       let identity = Message()
       let payload = Message()
       for _ in 0..<count {
@@ -258,14 +270,12 @@ enum ZeroMQBenchmarkPeer {
         try router.send(payload)
       }
       router.close()
-    case "publish-c":
+    case .publishC:
       let status = zb_publish(endpoint, size, count)
       guard status == 0 else { throw ZeroMQBenchmarkError("zb_publish failed: errno \(status)") }
-    case "echo-c":
+    case .echoC:
       let status = zb_echo(endpoint, count)
       guard status == 0 else { throw ZeroMQBenchmarkError("zb_echo failed: errno \(status)") }
-    default:
-      throw UsageError("unknown peer role '\(role)'")
     }
   }
 }
