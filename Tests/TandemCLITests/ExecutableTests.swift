@@ -44,6 +44,23 @@ struct ExecutableTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
   }
 
+  /// Opening a FIFO waits for a writer: a journal command given one waited for good.
+  @Test(arguments: ["inspect", "verify", "compact"])
+  func aJournalPathThatIsAFIFOIsRefusedAsSuch(_ command: String) async throws {
+    let directory = NSTemporaryDirectory() + "tandem-journal-test-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let fifo = directory + "/leader.journal"
+    try #require(mkfifo(fifo, 0o600) == 0)
+    let refused = try await TandemProcess.run(
+      ["journal", command, "--db", fifo], limit: .seconds(30))
+    #expect(refused.status == 1)
+    #expect(
+      refused.error
+        == "tandem journal \(command): \(fifo) is a special file (a FIFO, device or socket), "
+        + "not a journal file\n")
+  }
+
   /// Benchmark options that name nothing the benchmark has, or a size it cannot use, are
   /// refused before anything runs (the benchmark ran without them before).
   @Test(arguments: [

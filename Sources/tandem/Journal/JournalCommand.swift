@@ -1,6 +1,11 @@
 import CommandLineKit
-import Foundation
 import TandemSync
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// `tandem journal <command>`: look into, check and compact a leader's journal file.
 let journalCommands = CommandGroup(
@@ -28,14 +33,15 @@ func journalPath(_ arguments: inout CommandLineArguments) throws(UsageError) -> 
   return path
 }
 
-/// The journal at `path`, opened read-only; a directory is refused as such (SQLite would say
-/// only that a read failed with errno 21).
+/// The journal at `path`, opened read-only. A directory or a special file (a FIFO, where the
+/// open would wait for a writer for good; a device) is refused as such.
 func openJournal(readingAt path: String) throws -> Journal {
-  var isDirectory: ObjCBool = false
-  if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
-    isDirectory.boolValue
-  {
-    throw CommandFailure(.failure, "\(path) is a directory, not a journal file")
+  var status = stat()
+  if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+    let kind =
+      status.st_mode & S_IFMT == S_IFDIR
+      ? "a directory" : "a special file (a FIFO, device or socket)"
+    throw CommandFailure(.failure, "\(path) is \(kind), not a journal file")
   }
   return try Journal(readingAt: path)
 }
