@@ -71,8 +71,7 @@ public struct CommandGroup: Sendable {
       return run(Array(arguments.dropFirst()) + ["--help"])
     }
     guard let first = arguments.first, first != "--help", first != "-h" else {
-      print(help)
-      return arguments.isEmpty ? .usage : .success
+      return show(help, then: arguments.isEmpty ? .usage : .success)
     }
     guard let command = commands.first(where: { $0.name == first }) else {
       printError("\(name): unknown command '\(first)'\n\n\(help)")
@@ -83,8 +82,8 @@ public struct CommandGroup: Sendable {
       return subcommands.run(rest)
     }
     if Command.wantsHelp(rest) {
-      print("\(command.summary)\n\nUsage: \(name) \(command.name) \(command.usage)")
-      return .success
+      return show(
+        "\(command.summary)\n\nUsage: \(name) \(command.name) \(command.usage)", then: .success)
     }
     do {
       try command.run(rest)
@@ -99,6 +98,18 @@ public struct CommandGroup: Sendable {
     } catch {
       printError("\(name) \(command.name): \(error)")
       return .failure
+    }
+  }
+
+  /// Writes `help` to standard output and returns `status`; says why and returns
+  /// ``ExitStatus/ioError`` when it cannot be written.
+  private func show(_ help: String, then status: ExitStatus) -> ExitStatus {
+    do {
+      try writeLine(help)
+      return status
+    } catch {
+      printError("\(name): \(error)")
+      return error.status
     }
   }
 }

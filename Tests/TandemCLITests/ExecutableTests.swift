@@ -27,6 +27,14 @@ struct ExecutableTests {
     await leader.stop()
   }
 
+  @Test(arguments: [["--help"], ["snapshot", "--help"], ["journal", "verify", "--help"]])
+  func helpThatCannotBeWrittenEndsWithStatus74(_ arguments: [String]) async throws {
+    let readOnly = try #require(FileHandle(forReadingAtPath: "/dev/null"))
+    let help = try await TandemProcess.run(arguments, standardOutput: readOnly)
+    #expect(help.status == 74)
+    #expect(help.error.contains(": cannot write to standard output: "))
+  }
+
   @Test(arguments: ["inspect", "verify", "compact"])
   func aJournalPathThatIsEmptyOrADirectoryIsRefusedAsSuch(_ command: String) async throws {
     let empty = try await TandemProcess.run(["journal", command, "--db", ""])
