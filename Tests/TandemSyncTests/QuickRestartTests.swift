@@ -110,6 +110,43 @@ struct QuickRestartTests {
     await burst.follower.stop()
     await second.stop()
   }
+
+  @Test(.timeLimit(.minutes(1)))
+  func aDeltaOfTheLostHistoryArrivingAfterTheRealignmentAnswersNoAction() async throws {
+    let leaders = try await RestartedLeaders()
+    let first = leaders.current
+    // The first leader's sequences run ahead of the second one's.
+    for _ in 0..<5 { first.store.dispatch(Increment()) }
+    let follower = try await makeFollower(first) { $0.clientID = "late" }
+    #expect(try await follower.send(Record(client: "late", value: 0)).applied() == 6)
+    // The updates connection lags: the delta of action 2 (applied at 7) is still on its way
+    // when the leader stops.
+    leaders.relay.hold()
+    let appliedUnseen = try follower.send(Record(client: "late", value: 1))
+    await eventually("the first leader applied action 2") {
+      first.store.state.log["late"] == [0, 1]
+    }
+    await first.stop()
+    let second = try await leaders.startAnother()
+    // Action 3 is out of order for the new leader: the follower realigns on the open connection
+    // and sends its two unanswered actions again as 1 and 2.
+    let sentAfter = try follower.send(Record(client: "late", value: 2))
+    await eventually("the second leader applied both actions") {
+      second.store.state.log["late"] == [1, 2]
+    }
+    // The late delta names action 2 of the lost history, not the new action 2.
+    leaders.relay.release()
+    await eventually("both receipts settled") {
+      appliedUnseen.outcome != nil && sentAfter.outcome != nil
+    }
+    #expect(isApplied(appliedUnseen.outcome, at: 1, last: 2))
+    #expect(sentAfter.outcome == .success(2))
+    await eventually("the replica shows the second leader's state") {
+      follower.store.state == second.store.state
+    }
+    await follower.stop()
+    await second.stop()
+  }
 }
 
 /// Whether `outcome` says that the action was applied in a history where it took `sequence`

@@ -185,6 +185,26 @@ struct ReplicaSyncTests {
     #expect(applied(effects).isEmpty)
   }
 
+  @Test func aRealignmentsWelcomeOfAnotherHistoryReplacesTheReplicaBeforeAnyOldDelta() {
+    var sync = live(at: 10)
+    func welcome(_ epoch: Epoch) -> ControlReply {
+      .welcome(
+        epoch, sequence: 2, lastNumber: 0, forgottenThrough: 0, heartbeatMilliseconds: 100,
+        updates: "inproc://u")
+    }
+    // On the open connection, in the replica's history (the leader forgot the client): no
+    // change to the replica.
+    #expect(sync.received(welcome(epoch), now: now).isEmpty)
+    // From a leader restarted with a new history: the old history's deltas still on their way
+    // are not applied, and the new history's snapshot replaces the replica.
+    let restarted = Epoch(rawValue: 9)
+    #expect(sync.received(welcome(restarted), now: now) == [.send(.snapshot)])
+    #expect(applied(sync.received(.delta(epoch, delta(11)), now: now)).isEmpty)
+    let state = sync.received(.state(restarted, sequence: 2, stateHash: 0, document: []), now: now)
+    #expect(state == [.replace(restarted, sequence: 2, stateHash: 0, document: [])])
+    #expect(applied(sync.received(.delta(epoch, delta(12)), now: now)).isEmpty)
+  }
+
   @Test func aSilentLeaderIsNoticedWithinTheLimit() {
     var sync = live(at: 10)
     #expect(sync.tick(now: now + .seconds(2)).isEmpty)

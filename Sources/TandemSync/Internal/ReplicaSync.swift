@@ -140,8 +140,13 @@ struct ReplicaSync {
   mutating func received(_ reply: ControlReply, now: ContinuousClock.Instant) -> [Effect] {
     lastHeard = now
     switch reply {
-    case .welcome(_, _, _, _, let milliseconds, _):
-      guard phase == .greeting else { return [] }
+    case .welcome(let welcomeEpoch, _, _, _, let milliseconds, _):
+      guard phase == .greeting else {
+        // A realignment's WELCOME from a leader restarted with a new history behind the open
+        // connection. The old history's deltas still on their way name actions by the numbers
+        // this WELCOME may give to other actions: none of them may reach the replica now.
+        return epoch == nil || welcomeEpoch == epoch ? [] : newEpoch()
+      }
       heartbeatInterval = .milliseconds(Int64(clamping: max(milliseconds, 1)))
       phase = .awaitingUpdate
       return []
