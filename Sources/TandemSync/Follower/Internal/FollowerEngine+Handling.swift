@@ -24,7 +24,7 @@ extension FollowerEngine {
           let unknown = outbox.withLock {
             $0.welcome(
               lastNumber: lastNumber, forgottenThrough: forgottenThrough, epoch: epoch,
-              sequence: sequence, reconnected: joining)
+              sequence: sequence)
           }
           if !unknown.isEmpty {
             log.error(

@@ -150,25 +150,23 @@ struct Outbox {
   }
 
   /// Aligns the numbering with the leader's ledger at the `WELCOME` of `epoch` and `sequence`
-  /// (of a join or a realignment). At the first `WELCOME` (a stable client id continuing its numbering from an
-  /// earlier process), and whenever the leader's last number for this client is below the
-  /// oldest unanswered one − 1 (the leader has forgotten the client: a new history, or a client
-  /// evicted), the unanswered actions are renumbered from its last number + 1, and
+  /// (of a join or a realignment). At the first `WELCOME` (a stable client id continuing its
+  /// numbering from an earlier process), and whenever the leader's last number for this client
+  /// is below the oldest unanswered one − 1 (the leader has forgotten the client: a new history,
+  /// or a client evicted), the unanswered actions are renumbered from its last number + 1, and
   /// everything unanswered is sent again.
   ///
-  /// Except at the `WELCOME` of a new connection (`reconnected`) from a leader that does not
-  /// know the client within the history the actions were sent to (the epoch is unchanged): an
-  /// action sent on an earlier connection may have been applied with its answer lost before
-  /// the leader forgot the client, and sent again it would be applied a second time. That is
-  /// so for an action first sent while the replica was below `forgottenThrough` (the latest
-  /// activity of any client the ledger forgot, ``ClientLedger/forgottenThrough``): applied, it
-  /// would have kept the client in the ledger past that sequence. Those are removed and
-  /// returned, for their receipts to fail; the others are renumbered and sent again. (At a
-  /// realignment's `WELCOME`, every action still here was answered `out-of-order` on this
-  /// connection, or sent quietly and applied, which the ledger remembers: none is in doubt.)
+  /// Except when the leader does not know the client within the history the actions were sent
+  /// to (the epoch is unchanged): an action sent earlier may have been applied before the leader
+  /// forgot the client, its answer lost with a connection or dropped at a full queue, or not
+  /// given (a quiet send whose delta the replica has not shown yet), and sent again it would be
+  /// applied a second time. That is so for an action first sent while the replica was below
+  /// `forgottenThrough` (the latest activity of any client the ledger forgot,
+  /// ``ClientLedger/forgottenThrough``): applied, it would have kept the client in the ledger
+  /// past that sequence. Those are removed and returned, for their receipts to fail; the others
+  /// are renumbered and sent again.
   mutating func welcome(
-    lastNumber: UInt64, forgottenThrough: UInt64, epoch: Epoch, sequence: UInt64,
-    reconnected: Bool
+    lastNumber: UInt64, forgottenThrough: UInt64, epoch: Epoch, sequence: UInt64
   ) -> [Entry] {
     rewind()
     let first = entries.first?.number ?? nextNumber
@@ -180,7 +178,7 @@ struct Outbox {
     alignedSequence = sequence
     let mayBeForgotten: (Entry) -> Bool = { $0.everSent && $0.firstSentAfter < forgottenThrough }
     var outcomeUnknown: [Entry] = []
-    if reconnected && wasAligned && sameHistory && (lastNumber + 1 < first || lastNumber == 0) {
+    if wasAligned && sameHistory && (lastNumber + 1 < first || lastNumber == 0) {
       outcomeUnknown = entries.filter(mayBeForgotten)
       entries.removeAll(where: mayBeForgotten)
     }
