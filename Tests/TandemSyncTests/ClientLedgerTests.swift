@@ -352,4 +352,26 @@ struct OutboxTests {
     #expect(inDoubt.map(\.number) == [1, 2])
     #expect(outbox.takeUnsent(now: now, replica: (epoch, 10), client: "c", quietly: false).isEmpty)
   }
+
+  @Test func aDeltaSettlesAnActionOnlyWhenItCameAfterTheActionWasSentUnderItsNumber() throws {
+    var outbox = Outbox(capacity: 10)
+    _ = outbox.welcome(lastNumber: 0, forgottenThrough: 0, epoch: epoch, sequence: 0)
+    for _ in 0..<2 { _ = try outbox.enqueue(tag: "t", payload: []) }
+    _ = outbox.takeUnsent(now: now, replica: (epoch, 10), client: "c", quietly: false)
+    _ = outbox.answered(1)
+    // The leader forgot the client; the realignment's WELCOME at 30 gives number 1 to the second
+    // action, which goes again after it. The first action's delta at 12, still on its way,
+    // names it by its old number 1, and the renumbered one cannot have been applied before 30.
+    _ = outbox.realign(now: now)
+    _ = outbox.welcome(lastNumber: 0, forgottenThrough: 0, epoch: epoch, sequence: 30)
+    let unsent = outbox.applied(1, epoch: epoch, sequence: 12)
+    #expect(unsent == nil)
+    _ = outbox.takeUnsent(now: now, replica: (epoch, 12), client: "c", quietly: false)
+    let stale = outbox.applied(1, epoch: epoch, sequence: 12)
+    let otherHistory = outbox.applied(1, epoch: Epoch(rawValue: 8), sequence: 31)
+    #expect(stale == nil && otherHistory == nil)
+    let applied = outbox.applied(1, epoch: epoch, sequence: 31)
+    #expect(applied?.number == 1)
+    #expect(outbox.entries.isEmpty)
+  }
 }

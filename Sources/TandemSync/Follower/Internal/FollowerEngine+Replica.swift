@@ -47,14 +47,15 @@ extension FollowerEngine {
       for delta in deltas[..<applied] {
         for observer in deltaObservers { observer(epoch, delta) }
       }
-    }
-    // A delta of this follower's own action answers it as its ACK would, and the replica
-    // already shows it: the receipt resolves now rather than when the ACK arrives.
-    for delta in deltas[..<applied] {
-      for (sequence, action) in delta.sequencedActions
-      where action.origin.client == configuration.clientID {
-        if let entry = outbox.withLock({ $0.answered(action.origin.number) }) {
-          entry.receipt.settle(.success(sequence))
+      // A delta of this follower's own action answers it as its ACK would, and the replica
+      // already shows it: the receipt resolves now rather than when the ACK arrives.
+      for delta in deltas[..<applied] {
+        for (sequence, action) in delta.sequencedActions
+        where action.origin.client == configuration.clientID {
+          let number = action.origin.number
+          if let entry = outbox.withLock({ $0.applied(number, epoch: epoch, sequence: sequence) }) {
+            entry.receipt.settle(.success(sequence))
+          }
         }
       }
     }

@@ -91,6 +91,21 @@ struct Outbox {
   /// Removes and returns the entry for `number` once the leader answered it.
   mutating func answered(_ number: UInt64) -> Entry? {
     guard let index = entries.firstIndex(where: { $0.number == number }) else { return nil }
+    return removeEntry(at: index)
+  }
+
+  /// Removes and returns the entry numbered `number` when a delta of `epoch` shows it applied at
+  /// `sequence`. Only a delta after the entry was sent under its number can: an earlier one
+  /// (still on its way when a `WELCOME` renumbered the actions) names another action by it.
+  mutating func applied(_ number: UInt64, epoch: Epoch, sequence: UInt64) -> Entry? {
+    guard epoch == alignedEpoch,
+      let index = entries.firstIndex(where: { $0.number == number }),
+      entries[index].everSent, sequence > entries[index].firstSentAfter
+    else { return nil }
+    return removeEntry(at: index)
+  }
+
+  private mutating func removeEntry(at index: Int) -> Entry {
     if index < sentCount { sentCount -= 1 }
     return entries.remove(at: index)
   }
