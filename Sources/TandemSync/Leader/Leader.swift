@@ -33,7 +33,9 @@ public final class Leader<State: Codable & Sendable>: Sendable {
   public let store: Store<State>
   /// The bound control endpoint (what followers are given), with the real port.
   public let controlEndpoint: String
-  /// The bound updates endpoint, with the real port.
+  /// The updates endpoint followers are told in `WELCOME`: the bound one, with the real port,
+  /// or ``LeaderConfiguration/advertisedUpdates`` when that is set (which then names the port
+  /// itself: bind the updates socket to a fixed port when advertising another address).
   public let updatesEndpoint: String
   /// The leader's epoch.
   public let epoch: Epoch
