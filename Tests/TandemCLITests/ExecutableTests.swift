@@ -48,7 +48,8 @@ struct ExecutableTests {
     #expect(refused.status == 1)
     #expect(
       refused.error
-        == "tandem journal \(command): \(directory) is a directory, not a journal file\n")
+        .hasPrefix(
+          "tandem journal \(command): \(directory) is not a Tandem journal (it is a directory)"))
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
   }
 
@@ -65,8 +66,9 @@ struct ExecutableTests {
     #expect(refused.status == 1)
     #expect(
       refused.error
-        == "tandem journal \(command): \(fifo) is a special file (a FIFO, device or socket), "
-        + "not a journal file\n")
+        .hasPrefix(
+          "tandem journal \(command): \(fifo) is not a Tandem journal (it is a FIFO, device or "
+            + "socket, not a file)"))
   }
 
   /// Benchmark options that name nothing the benchmark has, or a size it cannot use, are

@@ -1,12 +1,6 @@
 import CommandLineKit
 import TandemSync
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// `tandem journal <command>`: look into, check and compact a leader's journal file.
 let journalCommands = CommandGroup(
   name: "tandem journal",
@@ -31,17 +25,4 @@ func journalPath(_ arguments: inout CommandLineArguments) throws(UsageError) -> 
   let path = try arguments.required("db")
   guard !path.isEmpty else { throw UsageError("--db is empty: give the journal file's path") }
   return path
-}
-
-/// The journal at `path`, opened read-only. A directory or a special file (a FIFO, where the
-/// open would wait for a writer for good; a device) is refused as such.
-func openJournal(readingAt path: String) throws -> Journal {
-  var status = stat()
-  if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
-    let kind =
-      status.st_mode & S_IFMT == S_IFDIR
-      ? "a directory" : "a special file (a FIFO, device or socket)"
-    throw CommandFailure(.failure, "\(path) is \(kind), not a journal file")
-  }
-  return try Journal(readingAt: path)
 }

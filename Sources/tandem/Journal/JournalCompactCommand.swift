@@ -18,7 +18,7 @@ let journalCompactCommand = Command(
     let reclaim = arguments.flag("reclaim")
     try arguments.finish()
     // Only a journal that exists: opened for writing, a missing or empty file would become one.
-    try openJournal(readingAt: path).close()
+    try Journal(readingAt: path).close()
     let journal = try Journal(
       path: path,
       configuration: .init(durability: .full, catchUpWindow: UInt64(window)))

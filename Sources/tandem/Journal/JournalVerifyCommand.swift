@@ -16,7 +16,7 @@ let journalVerifyCommand = Command(
     try arguments.finish()
     let clock = ContinuousClock()
     let start = clock.now
-    let verification = try openJournal(readingAt: path).verify { line in
+    let verification = try Journal(readingAt: path).verify { line in
       printError(line)
     }
     let elapsed = clock.now - start

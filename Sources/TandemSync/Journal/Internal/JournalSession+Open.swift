@@ -15,6 +15,7 @@ extension JournalSession {
     guard let durability = configuration.durability.fileSetting else {
       preconditionFailure("Journal: durability .off keeps no journal; do not open one")
     }
+    try checkNotASpecialFile(path: path)
     let lock = try JournalLock(journalPath: path)
     // Refuses a file that is not an SQLite database before SQLite opens it.
     _ = try checkHeader(path: path)
@@ -57,6 +58,7 @@ extension JournalSession {
 
   /// Opens the journal at `path` read-only, without the leader lock (a leader may be running).
   static func openForReading(path: String) throws(JournalError) -> JournalSession {
+    try checkNotASpecialFile(path: path)
     guard try checkHeader(path: path) else { throw .notFound(path: path) }
     do {
       let connection = try SQLiteConnection(path: path, access: .readOnly)
@@ -76,6 +78,18 @@ extension JournalSession {
       throw JournalError(path: path, error)
     } catch {
       preconditionFailure("unexpected error \(error)")
+    }
+  }
+
+  /// Refuses a directory or a special file at `path` before anything opens it (opening a FIFO
+  /// would wait for a writer for good) or puts a lock file beside it.
+  private static func checkNotASpecialFile(path: String) throws(JournalError) {
+    var status = stat()
+    guard stat(path, &status) == 0 else { return }  // missing: the open says what it means
+    switch status.st_mode & S_IFMT {
+    case S_IFREG: return
+    case S_IFDIR: throw .notAJournal(path: path, detail: "it is a directory")
+    default: throw .notAJournal(path: path, detail: "it is a FIFO, device or socket, not a file")
     }
   }
 
