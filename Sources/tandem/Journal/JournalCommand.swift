@@ -1,5 +1,4 @@
 import CommandLineKit
-import TandemSync
 
 /// `tandem journal <command>`: look into, check and compact a leader's journal file.
 let journalCommands = CommandGroup(
