@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import TandemSync
@@ -26,6 +27,19 @@ struct JournalVerifyTests {
       try leader.writeSnapshot(sequence: 10, document: [10], ledger: ClientLedger())
       #expect(try leader.stats().oldestSequence == 9)
       #expect(try reader.verify().problems == [])
+    }
+  }
+
+  @Test func aFileCutShortByOneByteIsReported() throws {
+    try withTemporaryDirectory { directory in
+      let leader = try makeJournal(in: directory)
+      try leader.append(journalDeltas(1...3))
+      let path = leader.path
+      leader.close()
+      let bytes = fileSize(path)
+      #expect(truncate(path, off_t(bytes - 1)) == 0)
+      let problems = try Journal(readingAt: path).verify().problems
+      #expect(problems.contains { $0.hasPrefix("file size: \(bytes - 1) bytes is not a whole") })
     }
   }
 }

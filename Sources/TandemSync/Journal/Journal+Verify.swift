@@ -10,7 +10,8 @@ extension Journal {
     public var isSound: Bool { problems.isEmpty }
   }
 
-  /// Checks the journal thoroughly: SQLite's `integrity_check` of every page, the format and
+  /// Checks the journal thoroughly: SQLite's `integrity_check` of every page, a file of whole
+  /// pages, the format and
   /// meta records, every delta and snapshot sequence one a journal can hold (from 0 to
   /// `Int64.max - 1` as SQLite integers; the checks after it run only then), a snapshot
   /// present whenever there are deltas, the deltas gapless from the
@@ -52,6 +53,9 @@ extension Journal {
             }
             return lines == ["ok"] ? [] : lines.map { "integrity_check: \($0)" }
           }
+          check("file size") { () throws(SQLiteError) -> [String] in
+            try session.fileSizeProblems()
+          }
           check("meta") { () throws(SQLiteError) -> [String] in
             try session.metaProblems()
           }
@@ -86,6 +90,18 @@ extension Journal {
 }
 
 extension JournalSession {
+  /// Whether the file holds whole pages: SQLite reads the missing end of a cut file as zeros,
+  /// which `integrity_check` does not notice when they fall inside a record's data.
+  func fileSizeProblems() throws(SQLiteError) -> [String] {
+    let pageSize = Int(try connection.integer("PRAGMA page_size") ?? 0)
+    let bytes = fileSize(path)
+    guard pageSize > 0, bytes % pageSize != 0 else { return [] }
+    return [
+      "file size: \(bytes) bytes is not a whole number of \(pageSize)-byte pages (the file was "
+        + "cut short, or written past its end)"
+    ]
+  }
+
   /// Whether the format, version and epoch records are there.
   func metaProblems() throws(SQLiteError) -> [String] {
     var problems: [String] = []
