@@ -76,8 +76,18 @@ public struct CommandLineArguments {
 
   /// The value of `--name`, or a usage error saying it is required or needs a value.
   public mutating func required(_ name: String) throws(UsageError) -> String {
-    guard let value = try given(name) else { throw UsageError("missing --\(name)") }
+    guard let value = try given(name) else { throw missing(name) }
     return value
+  }
+
+  /// The usage error for a required `--name` that was not given: "missing --name", then
+  /// `advice` (what to give), and a given option nobody has read yet whose name is at most two
+  /// letters from it, if any, as a likely misspelling (`--lader` for `--leader`).
+  public func missing(_ name: String, _ advice: String? = nil) -> UsageError {
+    let near = (Array(options.keys) + flags).sorted().first { editDistance($0, name) <= 2 }
+    return UsageError(
+      "missing --\(name)" + (advice.map { ": \($0)" } ?? "")
+        + (near.map { " (--\($0) was given: a misspelling of --\(name)?)" } ?? ""))
   }
 
   /// The value of `--name` as a whole number within `range`, or `defaultValue` when absent.
@@ -118,4 +128,19 @@ public struct CommandLineArguments {
   private static func needsValue(_ name: String) -> UsageError {
     UsageError("--\(name) needs a value")
   }
+}
+
+/// The fewest single-letter insertions, deletions and substitutions that turn `a` into `b`.
+private func editDistance(_ a: String, _ b: String) -> Int {
+  let (a, b) = (Array(a), Array(b))
+  var previous = Array(0...b.count)
+  for (i, letter) in a.enumerated() {
+    var current = [i + 1]
+    for (j, other) in b.enumerated() {
+      current.append(
+        min(previous[j + 1] + 1, current[j] + 1, previous[j] + (letter == other ? 0 : 1)))
+    }
+    previous = current
+  }
+  return previous[b.count]
 }

@@ -16,8 +16,8 @@ public struct DispatchOptions: Sendable, Equatable {
     var arguments = try CommandLineArguments(words)
     connection = try LeaderConnection(&arguments, environment: environment)
     guard let tag = arguments.option("type") else {
-      throw UsageError(
-        "missing --type: give the action's registered tag, e.g. --type counter.increment")
+      throw arguments.missing(
+        "type", "give the action's registered tag, e.g. --type counter.increment")
     }
     guard !tag.isEmpty else {
       throw UsageError("--type is empty: give the action's registered tag, e.g. counter.increment")

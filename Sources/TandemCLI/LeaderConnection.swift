@@ -41,9 +41,10 @@ public struct LeaderConnection: Sendable, Equatable {
     }
     let fallback = (environment ?? Self.environmentLeader()).flatMap { $0.isEmpty ? nil : $0 }
     guard let leader = given ?? fallback else {
-      throw UsageError(
-        "missing --leader: give the leader's control endpoint (the line `counter leader` "
-          + "prints first), e.g. --leader tcp://127.0.0.1:5600, or set TANDEM_LEADER")
+      throw arguments.missing(
+        "leader",
+        "give the leader's control endpoint (the line `counter leader` prints first), e.g. "
+          + "--leader tcp://127.0.0.1:5600, or set TANDEM_LEADER")
     }
     try Self.validate(leader, named: given == nil ? "TANDEM_LEADER '\(leader)'" : "'\(leader)'")
     let seconds = try arguments.integer("timeout", default: 5, in: 1...3600)

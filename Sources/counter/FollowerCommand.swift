@@ -42,9 +42,10 @@ let followerCommand = Command(
     var arguments = try CommandLineArguments(words, flags: ["stay", "json"])
     let environment = ProcessInfo.processInfo.environment["TANDEM_LEADER"]
     guard let leader = arguments.option("leader") ?? environment else {
-      throw UsageError(
-        "missing --leader: give the control endpoint `counter leader` printed, "
-          + "e.g. --leader tcp://127.0.0.1:5600")
+      throw arguments.missing(
+        "leader",
+        "give the control endpoint `counter leader` printed, e.g. --leader "
+          + "tcp://127.0.0.1:5600")
     }
     var configuration = FollowerConfiguration(leader: leader)
     if let client = arguments.option("client-id") { configuration.clientID = client }

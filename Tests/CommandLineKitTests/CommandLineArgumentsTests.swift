@@ -77,6 +77,18 @@ struct CommandLineArgumentsTests {
     }
   }
 
+  @Test func aMissingOptionNamesAGivenOneThatLooksLikeAMisspellingOfIt() throws {
+    let arguments = try CommandLineArguments(["--lader", "tcp://h:1", "--json", "--timeout", "5"])
+    let error = arguments.missing("leader", "give the leader's endpoint")
+    #expect(
+      error
+        == UsageError(
+          "missing --leader: give the leader's endpoint (--lader was given: a misspelling of "
+            + "--leader?)"))
+    // Nothing within two letters: no guess.
+    #expect(arguments.missing("type") == UsageError("missing --type"))
+  }
+
   @Test func aLastOptionWithoutAValueIsUnknownUnlessTheCommandReadsIt() throws {
     // A misspelt flag at the end is an unknown option, not an option that needs a value.
     #expect(throws: UsageError("unknown option --jsn")) {
