@@ -374,4 +374,20 @@ struct OutboxTests {
     #expect(applied?.number == 1)
     #expect(outbox.entries.isEmpty)
   }
+
+  @Test func deltasOfAHistoryTheReplicaFollowedWithoutAWelcomeSettleTheActions() throws {
+    var outbox = Outbox(capacity: 10)
+    _ = outbox.welcome(lastNumber: 0, forgottenThrough: 0, epoch: epoch, sequence: 50)
+    _ = try outbox.enqueue(tag: "t", payload: [])
+    _ = outbox.takeUnsent(now: now, replica: (epoch, 50), client: "c", quietly: true)
+    // A leader restarted with a new history behind the open connection expects number 1: no
+    // WELCOME comes, and its snapshot at 0 replaces the replica. Action 1 may have gone to it.
+    let restarted = Epoch(rawValue: 8)
+    outbox.followReplica(into: restarted, at: 0)
+    _ = try outbox.enqueue(tag: "t", payload: [])
+    _ = outbox.takeUnsent(now: now, replica: (restarted, 3), client: "c", quietly: true)
+    #expect(outbox.applied(1, epoch: restarted, sequence: 1)?.number == 1)
+    #expect(outbox.applied(2, epoch: restarted, sequence: 3) == nil)
+    #expect(outbox.applied(2, epoch: restarted, sequence: 4)?.number == 2)
+  }
 }

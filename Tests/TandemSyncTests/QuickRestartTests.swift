@@ -43,6 +43,31 @@ struct QuickRestartTests {
     await second.stop()
   }
 
+  @Test(.timeLimit(.minutes(1)))
+  func actionsTheNewLeaderExpectsAreAnsweredByTheirDeltas() async throws {
+    let leaders = try await RestartedLeaders()
+    let first = leaders.current
+    let follower = try await makeFollower(first) {
+      $0.clientID = "fresh"
+      // The actions go quietly, and none is sent again: only its delta answers each.
+      $0.resendAfter = .seconds(60)
+    }
+    var changes = try await follower.connectionChanges().makeAsyncIterator()
+    #expect(await changes.next() == .connected(epoch: first.epoch, sequence: 0))
+    await first.stop()
+    let second = try await leaders.startAnother()
+    #expect(await changes.next() == .connected(epoch: second.epoch, sequence: 0))
+    // The follower has sent nothing: its next number, 1, is the one the new leader expects, so
+    // nothing is out of order, and no WELCOME tells the outbox of the new history.
+    let receipts = try (0..<3).map { try follower.send(Record(client: "fresh", value: $0)) }
+    await eventually("every receipt settled") { receipts.allSatisfy { $0.outcome != nil } }
+    #expect(second.store.state.log["fresh"] == [0, 1, 2])
+    #expect(receipts.map(\.outcome) == [.success(1), .success(2), .success(3)])
+    #expect(try await follower.statistics().realignments == 0)
+    await follower.stop()
+    await second.stop()
+  }
+
   @Test(.timeLimit(.minutes(1)), arguments: [false, true])
   func actionsInFlightAcrossTheRestartAreAppliedAtMostOnceAndEveryReceiptSettles(
     losingTheLastUpdates: Bool

@@ -30,7 +30,11 @@ extension FollowerEngine {
     awaitingVisibility.removeAll { $0.epoch != epoch }
     publish(state)
     // The snapshot may hold actions sent quietly whose deltas this follower never saw.
-    if outbox.withLock({ $0.rewindIfSentQuietly() }) { flushOutbox() }
+    let rewound = outbox.withLock { outbox in
+      outbox.followReplica(into: epoch, at: sequence)
+      return outbox.rewindIfSentQuietly()
+    }
+    if rewound { flushOutbox() }
     return true
   }
 

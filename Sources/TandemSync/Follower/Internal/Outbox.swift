@@ -20,7 +20,8 @@ struct Outbox {
     var everSent = false
     /// A sequence of the history the numbering is aligned with that the leader had reached when
     /// the action was first sent under its number (the replica's then, or the last `WELCOME`'s
-    /// if higher): the leader applies it, if at all, at a later sequence.
+    /// if higher; 0 once the numbering followed the replica into another history): the leader
+    /// applies it, if at all, at a later sequence.
     var firstSentAfter: UInt64 = 0
   }
 
@@ -38,10 +39,11 @@ struct Outbox {
   /// When the follower said `HELLO` again on its open connection to realign (see
   /// ``realign(now:)``); nil when no realignment is waiting for its `WELCOME`.
   private(set) var realigningSince: ContinuousClock.Instant?
-  /// The epoch of the last `WELCOME`: the history the actions sent since then went to.
+  /// The epoch of the last `WELCOME`, or of a snapshot of another history since (see
+  /// ``followReplica(into:at:)``): the history the actions sent since then went to.
   private var alignedEpoch: Epoch?
-  /// The leader's sequence in the last `WELCOME`: an action sent since then takes effect, if at
-  /// all, after it.
+  /// The leader's sequence in that `WELCOME` or snapshot: an action sent since then takes
+  /// effect, if at all, after it.
   private var alignedSequence: UInt64 = 0
 
   /// Why the follower stopped, once it has: nothing is queued after that.
@@ -108,6 +110,21 @@ struct Outbox {
   private mutating func removeEntry(at index: Int) -> Entry {
     if index < sentCount { sentCount -= 1 }
     return entries.remove(at: index)
+  }
+
+  /// Follows the replica into the history of `epoch`, whose snapshot at `sequence` replaced it,
+  /// when the numbering is aligned with another: a leader restarted behind the open connection,
+  /// which sent no `WELCOME` (none comes while its ledger expects the follower's next number).
+  /// It answered after the last `WELCOME`, so it got actions of the current numbering only: its
+  /// deltas name them rightly, one sent before the snapshot (it may have gone to that leader)
+  /// at any sequence, one sent from now on after `sequence`.
+  mutating func followReplica(into epoch: Epoch, at sequence: UInt64) {
+    guard isAligned, epoch != alignedEpoch else { return }
+    alignedEpoch = epoch
+    alignedSequence = sequence
+    for index in entries.indices where entries[index].everSent {
+      entries[index].firstSentAfter = 0
+    }
   }
 
   /// Marks every entry unsent, so all are sent again from the oldest.
