@@ -43,8 +43,7 @@ struct DroppedMessages {
   }
 
   private static func seconds(_ duration: Duration) -> String {
-    let tenths =
-      duration.components.seconds * 10 + duration.components.attoseconds / 100_000_000_000_000_000
+    let tenths = duration.milliseconds / 100
     return "\(tenths / 10).\(tenths % 10)"
   }
 }

@@ -323,8 +323,7 @@ final class LeaderEngine<State: Codable & Sendable> {
         let elapsed = now - record.lastSeen
         return LeaderStatistics.Follower(
           client: client,
-          lastSeenMillisecondsAgo: Int(elapsed.components.seconds * 1000)
-            + Int(elapsed.components.attoseconds / 1_000_000_000_000_000),
+          lastSeenMillisecondsAgo: Int(elapsed.milliseconds),
           lag: published.sequence > record.sequence ? published.sequence - record.sequence : 0)
       })
   }
