@@ -4,12 +4,9 @@
   import Darwin
 #endif
 
-/// Writes `message` and a newline to standard error.
+/// Writes `message` and a newline to standard error (nothing is left to say it when that fails).
 public func printError(_ message: String) {
-  let line = message + "\n"
-  _ = line.utf8CString.withUnsafeBufferPointer { bytes in
-    write(STDERR_FILENO, bytes.baseAddress, bytes.count - 1)
-  }
+  try? writeLine(message, to: STDERR_FILENO)
 }
 
 /// Writes `text` and a newline to standard output (or `descriptor`) at once, without buffering,
