@@ -108,6 +108,9 @@ import Testing
     let lastPage = RequestLoad(
       target: .repositories(.owner("ada"), page: BrowserState.maximumListPages), session: "s")
     #expect(validateBrowserAction(lastPage, in: BrowserState()) == nil)
+    // An Enterprise Managed User's login: the user's name, '_', the enterprise's short code.
+    let managedUser = RequestLoad(target: .repositories(.owner("mona_octo"), page: 1), session: "s")
+    #expect(validateBrowserAction(managedUser, in: BrowserState()) == nil)
   }
 
   @Test func validationRefusesBadNamesSessionsAndPages() {

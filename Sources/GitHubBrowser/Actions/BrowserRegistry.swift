@@ -154,14 +154,17 @@ private func nameProblem(owner: String, name: String) -> String? {
   return nil
 }
 
+/// GitHub's logins are letters, digits and '-'; an Enterprise Managed User's login ends in
+/// '_' and the enterprise's short code (`mona_octo`), so '_' is allowed too.
 private func loginProblem(_ login: String) -> String? {
   let allowed = login.unicodeScalars.allSatisfy { scalar in
     scalar.isASCII
-      && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-")
+      && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+        || "-_".unicodeScalars.contains(scalar))
   }
   let bound = NameBound.login.maximumBytes
   guard (1...bound).contains(login.count), allowed else {
-    return "'\(login)' is not a GitHub login (1 to \(bound) letters, digits or '-')"
+    return "'\(login)' is not a GitHub login (1 to \(bound) letters, digits, '-' or '_')"
   }
   return nil
 }
