@@ -390,4 +390,20 @@ struct OutboxTests {
     #expect(outbox.applied(2, epoch: restarted, sequence: 3) == nil)
     #expect(outbox.applied(2, epoch: restarted, sequence: 4)?.number == 2)
   }
+
+  @Test func aWelcomeOfAnotherHistoryThatRenumbersNothingLetsItsDeltasSettleTheActions() throws {
+    var outbox = Outbox(capacity: 10)
+    _ = outbox.welcome(lastNumber: 0, forgottenThrough: 0, epoch: epoch, sequence: 50)
+    _ = try outbox.enqueue(tag: "t", payload: [])
+    _ = outbox.takeUnsent(now: now, replica: (epoch, 50), client: "c", quietly: true)
+    // The leader restarted with a new history and the follower joined it again: its ledger
+    // expects number 1, the oldest unanswered, so nothing is renumbered. Action 1 goes again,
+    // quietly, and its delta at 3 is the only answer it gets.
+    let restarted = Epoch(rawValue: 8)
+    let inDoubt = outbox.welcome(lastNumber: 0, forgottenThrough: 0, epoch: restarted, sequence: 2)
+    #expect(inDoubt.isEmpty)
+    let resent = outbox.takeUnsent(now: now, replica: (restarted, 2), client: "c", quietly: true)
+    #expect(resent.map(\.number) == [1])
+    #expect(outbox.applied(1, epoch: restarted, sequence: 3)?.number == 1)
+  }
 }

@@ -122,6 +122,13 @@ struct Outbox {
     guard isAligned, epoch != alignedEpoch else { return }
     alignedEpoch = epoch
     alignedSequence = sequence
+    answerableAtAnySequence()
+  }
+
+  /// Lets any delta of the history just aligned with settle the actions already sent: their
+  /// first sends' sequences belong to the history before, and that history's numbers name the
+  /// same actions (the numbering was not changed).
+  private mutating func answerableAtAnySequence() {
     for index in entries.indices where entries[index].everSent {
       entries[index].firstSentAfter = 0
     }
@@ -197,6 +204,10 @@ struct Outbox {
   /// ``ClientLedger/forgottenThrough``): applied, it would have kept the client in the ledger
   /// past that sequence. Those are removed and returned, for their receipts to fail; the others
   /// are renumbered and sent again.
+  ///
+  /// A `WELCOME` of another history that renumbers nothing (its ledger expects the oldest
+  /// unanswered number) leaves the numbers as they are, and any of its deltas may settle an
+  /// action sent before it, as after ``followReplica(into:at:)``.
   mutating func welcome(
     lastNumber: UInt64, forgottenThrough: UInt64, epoch: Epoch, sequence: UInt64
   ) -> [Entry] {
@@ -216,6 +227,7 @@ struct Outbox {
     }
     guard !wasAligned || lastNumber + 1 < first || !outcomeUnknown.isEmpty else {
       nextNumber = max(nextNumber, lastNumber + 1)
+      if !sameHistory { answerableAtAnySequence() }
       return []
     }
     var number = lastNumber + 1
