@@ -376,10 +376,7 @@ struct OutboxTests {
   }
 
   @Test func deltasOfAHistoryTheReplicaFollowedWithoutAWelcomeSettleTheActions() throws {
-    var outbox = Outbox(capacity: 10)
-    _ = outbox.welcome(lastNumber: 0, forgottenThrough: 0, epoch: epoch, sequence: 50)
-    _ = try outbox.enqueue(tag: "t", payload: [])
-    _ = outbox.takeUnsent(now: now, replica: (epoch, 50), client: "c", quietly: true)
+    var outbox = try outboxWithOneQuietSend(atSequence: 50)
     // A leader restarted with a new history behind the open connection expects number 1: no
     // WELCOME comes, and its snapshot at 0 replaces the replica. Action 1 may have gone to it.
     let restarted = Epoch(rawValue: 8)
@@ -392,10 +389,7 @@ struct OutboxTests {
   }
 
   @Test func aWelcomeOfAnotherHistoryThatRenumbersNothingLetsItsDeltasSettleTheActions() throws {
-    var outbox = Outbox(capacity: 10)
-    _ = outbox.welcome(lastNumber: 0, forgottenThrough: 0, epoch: epoch, sequence: 50)
-    _ = try outbox.enqueue(tag: "t", payload: [])
-    _ = outbox.takeUnsent(now: now, replica: (epoch, 50), client: "c", quietly: true)
+    var outbox = try outboxWithOneQuietSend(atSequence: 50)
     // The leader restarted with a new history and the follower joined it again: its ledger
     // expects number 1, the oldest unanswered, so nothing is renumbered. Action 1 goes again,
     // quietly, and its delta at 3 is the only answer it gets.
@@ -405,5 +399,14 @@ struct OutboxTests {
     let resent = outbox.takeUnsent(now: now, replica: (restarted, 2), client: "c", quietly: true)
     #expect(resent.map(\.number) == [1])
     #expect(outbox.applied(1, epoch: restarted, sequence: 3)?.number == 1)
+  }
+
+  /// An outbox aligned at `sequence` of ``epoch`` whose action 1 went quietly from there.
+  private func outboxWithOneQuietSend(atSequence sequence: UInt64) throws -> Outbox {
+    var outbox = Outbox(capacity: 10)
+    _ = outbox.welcome(lastNumber: 0, forgottenThrough: 0, epoch: epoch, sequence: sequence)
+    _ = try outbox.enqueue(tag: "t", payload: [])
+    _ = outbox.takeUnsent(now: now, replica: (epoch, sequence), client: "c", quietly: true)
+    return outbox
   }
 }
