@@ -7,8 +7,9 @@ import Testing
   import Darwin
 #endif
 
-/// A run of the `tandem` executable that `swift build --build-tests` and `swift test` build
-/// beside the tests: its exit status and what it wrote.
+/// A run of an executable of the package (`tandem`, `counter`, `github-browser`), which
+/// `swift build --build-tests` and `swift test` build beside the tests: its exit status and what
+/// it wrote.
 struct TandemProcess {
   /// The exit status, or 128 + the signal's number for a process ended by a signal.
   var status: Int32
@@ -17,12 +18,12 @@ struct TandemProcess {
   /// Standard error.
   var error: String
 
-  /// Runs `tandem` with `arguments`, standard input at end of file, until it exits; it is
-  /// killed (and an issue recorded) after `limit`. Standard output goes to `standardOutput`
-  /// when given, else it is read into ``output``.
+  /// Runs `executable` (`tandem` unless told) with `arguments`, standard input at end of file,
+  /// until it exits; it is killed (and an issue recorded) after `limit`. Standard output goes to
+  /// `standardOutput` when given, else it is read into ``output``.
   static func run(
-    _ arguments: [String], standardOutput: FileHandle? = nil, limit: Duration = .seconds(60),
-    sourceLocation: SourceLocation = #_sourceLocation
+    _ arguments: [String], executable: String = "tandem", standardOutput: FileHandle? = nil,
+    limit: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation
   ) async throws -> TandemProcess {
     let directory = NSTemporaryDirectory() + "tandem-run-" + UUID().uuidString
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -31,7 +32,7 @@ struct TandemProcess {
     for file in [outputFile, errorFile] { try Data().write(to: URL(fileURLWithPath: file)) }
 
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: try executable())
+    process.executableURL = URL(fileURLWithPath: try path(of: executable))
     process.arguments = arguments
     process.standardInput = FileHandle.nullDevice
     process.standardOutput =
@@ -46,7 +47,7 @@ struct TandemProcess {
       // SIGKILL: the test's threads block SIGTERM, and the process inherits what they block.
       kill(process.processIdentifier, SIGKILL)
       Issue.record(
-        "tandem \(arguments.joined(separator: " ")) ran longer than \(limit)",
+        "\(executable) \(arguments.joined(separator: " ")) ran longer than \(limit)",
         sourceLocation: sourceLocation)
     }
     process.waitUntilExit()
@@ -58,9 +59,9 @@ struct TandemProcess {
       error: try String(contentsOfFile: errorFile, encoding: .utf8))
   }
 
-  /// The path of the `tandem` executable: in the directory of the test executable (Linux), or
-  /// of the test bundle (macOS).
-  private static func executable() throws -> String {
+  /// The path of the executable `name`: in the directory of the test executable (Linux), or of
+  /// the test bundle (macOS).
+  static func path(of name: String) throws -> String {
     #if os(Linux)
       let tests = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
       let directory = URL(fileURLWithPath: tests).deletingLastPathComponent()
@@ -68,10 +69,10 @@ struct TandemProcess {
       let bundle = try #require(Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") })
       let directory = bundle.bundleURL.deletingLastPathComponent()
     #endif
-    let path = directory.appendingPathComponent("tandem").path
+    let path = directory.appendingPathComponent(name).path
     try #require(
       FileManager.default.isExecutableFile(atPath: path),
-      "no tandem executable at \(path): build it with `swift build --build-tests`")
+      "no \(name) executable at \(path): build it with `swift build --build-tests`")
     return path
   }
 }
