@@ -23,8 +23,8 @@ let followerCommand = Command(
     Options:
       --leader ENDPOINT     the leader's control endpoint (default: TANDEM_LEADER)
       --client-id ID        this follower's client id (default: a new random id per process)
-      --increment N         send N counter.increment actions
-      --notes N             then send N counter.note actions
+      --increment N         send N counter.increment actions (at most 1000000000)
+      --notes N             then send N counter.note actions (at most 1000000000)
       --note-bytes N        the size of each note (default 1024)
       --window N            receipts awaited at once (default 64)
       --stay                after the load, keep following until SIGINT or SIGTERM
@@ -53,9 +53,10 @@ let followerCommand = Command(
       try arguments.integer("hwm", default: 100_000, in: 1...10_000_000))
     configuration.silenceLimit = .milliseconds(
       try arguments.integer("silence-ms", default: 2000, in: 100...600_000))
+    // Bounded so that their sum cannot overflow (a billion actions take hours anyway).
     let load = CounterLoad(
-      increments: try arguments.integer("increment", default: 0),
-      notes: try arguments.integer("notes", default: 0),
+      increments: try arguments.integer("increment", default: 0, in: 0...1_000_000_000),
+      notes: try arguments.integer("notes", default: 0, in: 0...1_000_000_000),
       noteBytes: try arguments.integer("note-bytes", default: 1024, in: 1...(8 << 20)),
       window: try arguments.integer("window", default: 64, in: 1...10_000))
     let stay = arguments.flag("stay")

@@ -31,8 +31,8 @@ let leaderCommand = Command(
       --durability MODE     full (synced at every commit; survives power loss, the default)
                             or normal (survives a crash of the process, not of the machine)
 
-    Exit status: 0 after a clean stop on SIGINT or SIGTERM, 64 on a usage error, 69 when an
-    endpoint cannot be bound.
+    Exit status: 0 after a clean stop on SIGINT or SIGTERM, 64 on a usage error (an endpoint
+    that is not one included), 69 when an endpoint cannot be bound or the journal not opened.
     """,
   run: { words in
     var arguments = try CommandLineArguments(words)
@@ -44,7 +44,12 @@ let leaderCommand = Command(
       try arguments.integer("heartbeat-ms", default: 500, in: 10...60_000))
     configuration.updatesHighWaterMark = Int32(
       try arguments.integer("hwm", default: 100_000, in: 1...10_000_000))
-    configuration.journalPath = arguments.option("journal")
+    if let journal = arguments.option("journal") {
+      guard !journal.isEmpty else {
+        throw UsageError("--journal is empty: give the journal file's path")
+      }
+      configuration.journalPath = journal
+    }
     if let mode = arguments.option("durability") {
       guard let durability = Durability(rawValue: mode), durability != .off else {
         throw UsageError("--durability takes full or normal (leave out --journal for none)")
@@ -60,6 +65,7 @@ let leaderCommand = Command(
         try await Leader(store: store, registry: counterRegistry, configuration: configuration)
       }
     } catch {
+      if case .invalidEndpoint? = error as? LeaderError { throw UsageError("\(error)") }
       throw CommandFailure(.unavailable, "cannot start the leader: \(error)")
     }
     writeOut(leader.controlEndpoint + "\n")

@@ -22,15 +22,20 @@ let leaderCommand = Command(
       --durability MODE     full (synced at every commit, the default) or normal (survives a
                             crash of the process, not of the machine)
 
-    Exit status: 0 after a clean stop on SIGINT or SIGTERM, 64 on a usage error, 69 when an
-    endpoint cannot be bound.
+    Exit status: 0 after a clean stop on SIGINT or SIGTERM, 64 on a usage error (an endpoint
+    that is not one included), 69 when an endpoint cannot be bound or the journal not opened.
     """,
   run: { words in
     var arguments = try CommandLineArguments(words)
     var configuration = LeaderConfiguration(
       control: arguments.option("control") ?? "tcp://127.0.0.1:*",
       updates: arguments.option("updates") ?? "tcp://127.0.0.1:*")
-    configuration.journalPath = arguments.option("journal")
+    if let journal = arguments.option("journal") {
+      guard !journal.isEmpty else {
+        throw UsageError("--journal is empty: give the journal file's path")
+      }
+      configuration.journalPath = journal
+    }
     if let mode = arguments.option("durability") {
       guard let durability = Durability(rawValue: mode), durability != .off else {
         throw UsageError("--durability takes full or normal (leave out --journal for none)")
@@ -47,6 +52,7 @@ let leaderCommand = Command(
         try await Leader(store: store, registry: browserRegistry, configuration: configuration)
       }
     } catch {
+      if case .invalidEndpoint? = error as? LeaderError { throw UsageError("\(error)") }
       throw CommandFailure(.unavailable, "cannot start the leader: \(error)")
     }
     print(leader.controlEndpoint)

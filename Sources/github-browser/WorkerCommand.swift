@@ -28,13 +28,20 @@ let workerCommand = Command(
     var arguments = try CommandLineArguments(words)
     let leader = try arguments.required("leader")
     let base = arguments.option("api-base") ?? "https://api.github.com"
-    guard let baseURL = URL(string: base), baseURL.scheme?.hasPrefix("http") == true else {
-      throw UsageError("--api-base takes an http(s) URL, such as https://api.github.com")
+    guard let baseURL = URL(string: base), ["http", "https"].contains(baseURL.scheme),
+      baseURL.host?.isEmpty == false
+    else {
+      throw UsageError(
+        "--api-base takes an http(s) URL with a host, such as https://api.github.com, not '\(base)'"
+      )
     }
     let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init)
     let workerID =
       arguments.option("worker-id")
       ?? "\(host ?? "worker")-\(ProcessInfo.processInfo.processIdentifier)"
+    guard !workerID.isEmpty else {
+      throw UsageError("--worker-id is empty: give an id unique among the service's workers")
+    }
     let concurrency = try arguments.integer("concurrency", default: 4, in: 1...64)
     let lease = try arguments.integer("lease-ms", default: 15_000, in: 300...600_000)
     let timeout = try arguments.integer("timeout-ms", default: 15_000, in: 100...600_000)

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The example executables, `counter` and `github-browser`, run as processes on input they
+/// must refuse or output they cannot write.
+@Suite("The example executables on bad input")
+struct ExampleExecutableTests {
+  /// A leader that is not there: a command that joins it waits some seconds before it fails.
+  static let nobody = "tcp://127.0.0.1:1"
+
+  /// Counts whose sum overflowed `Int` trapped (signal 4) instead of being refused.
+  @Test func counterFollowerRefusesCountsBeyondItsBound() async throws {
+    let follower = try await TandemProcess.run(
+      [
+        "follower", "--leader", Self.nobody, "--increment", String(Int.max), "--notes", "1",
+      ],
+      executable: "counter")
+    #expect(follower.status == 64)
+    #expect(
+      follower.error.hasPrefix(
+        "counter follower: --increment takes a whole number in 0...1000000000, not '\(Int.max)'"))
+  }
+
+  /// An empty worker id trapped once the worker had joined; an API base that is not http(s) or
+  /// has no host was taken, and every load failed.
+  @Test(arguments: [
+    (["--worker-id", ""], "--worker-id is empty"),
+    (["--api-base", "httpx://example.com"], "not 'httpx://example.com'"),
+    (["--api-base", "http://"], "not 'http://'"),
+  ])
+  func workerRefusesAnEmptyIdAndAnAPIBaseWithoutHost(
+    _ arguments: [String], message: String
+  ) async throws {
+    let worker = try await TandemProcess.run(
+      ["worker", "--leader", Self.nobody] + arguments, executable: "github-browser")
+    #expect(worker.status == 64)
+    #expect(worker.error.hasPrefix("github-browser worker: ") && worker.error.contains(message))
+  }
+
+  /// A malformed endpoint ended a leader with status 69, as one it could not bind; an empty
+  /// journal path reached SQLite, which then complained of its journal mode.
+  @Test(arguments: [
+    ("counter", ["--control", "nonsense"], "'nonsense' is not an endpoint"),
+    ("github-browser", ["--updates", "tcp://"], "'tcp://' is not an endpoint"),
+    ("counter", ["--journal", ""], "--journal is empty"),
+    ("github-browser", ["--journal", ""], "--journal is empty"),
+  ])
+  func leadersRefuseAMalformedEndpointAndAnEmptyJournalPath(
+    executable: String, arguments: [String], message: String
+  ) async throws {
+    let leader = try await TandemProcess.run(["leader"] + arguments, executable: executable)
+    #expect(leader.status == 64)
+    #expect(leader.error.hasPrefix("\(executable) leader: \(message)"))
+    #expect(leader.output.isEmpty)
+  }
+
+  /// Standard output open for reading only: every write to it fails.
+  static func readOnly() throws -> FileHandle {
+    try #require(FileHandle(forReadingAtPath: "/dev/null"))
+  }
+}
