@@ -36,7 +36,8 @@ let followerCommand = Command(
 
     Exit status: 0 when done (or stopped by SIGINT or SIGTERM); 1 when an action failed or
     read-your-writes was violated; 64 on a usage error; 69 when the leader did not answer;
-    76 when the leader refused this follower (another schema).
+    74 when the summary cannot be written to standard output; 76 when the leader refused this
+    follower (another schema).
     """,
   run: { words in
     var arguments = try CommandLineArguments(words, flags: ["stay", "json"])
@@ -96,11 +97,12 @@ let followerCommand = Command(
     if load.increments + load.notes > 0 {
       let report = try blockingAsync { await load.run(on: follower) }
       status?.record(report)
-      if json {
-        var encoder = StateEncoder()
-        writeOut(try encoder.encode(report).canonicalText + "\n")
-      } else {
-        writeOut(report.summary + "\n")
+      var encoder = StateEncoder()
+      do {
+        try writeLine(json ? try encoder.encode(report).canonicalText : report.summary)
+      } catch {
+        shutdown.run()
+        throw error
       }
       if !stay {
         shutdown.run()

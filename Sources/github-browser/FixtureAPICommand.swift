@@ -10,7 +10,9 @@ let fixtureAPICommand = Command(
     + "  --port P            port to listen on; 0 (the default) picks a free one\n"
     + "  --host ADDRESS      address to bind (default 127.0.0.1)\n"
     + "  --slow-delay-ms N   how long the 'slowpoke' owner's answers wait (default 3000)\n\n"
-    + "Prints the base URL on one line, then serves until SIGINT or SIGTERM."
+    + "Prints the base URL on one line, then serves until SIGINT or SIGTERM.\n\n"
+    + "Exit status: 0 after a clean stop, 64 on a usage error, 1 when the address cannot be\n"
+    + "bound, 74 when standard output cannot be written (it then stops at once)."
 ) { words in
   var arguments = try CommandLineArguments(words)
   let port = try arguments.integer("port", default: 0, in: 0...65535)
@@ -22,8 +24,12 @@ let fixtureAPICommand = Command(
     configuration: FixtureAPI.Configuration(
       server: HTTPServer.Configuration(host: host, port: port),
       slowDelay: .milliseconds(slowDelay)))
-  print(fixture.server.url)
-  flushStandardOutput()
+  do {
+    try writeLine(fixture.server.url)
+  } catch {
+    fixture.stop()
+    throw error
+  }
   let signal = TerminationSignals.wait()
   fixture.stop()
   printError("fixture-api: stopped (signal \(signal))")

@@ -23,7 +23,8 @@ let leaderCommand = Command(
                             crash of the process, not of the machine)
 
     Exit status: 0 after a clean stop on SIGINT or SIGTERM, 64 on a usage error (an endpoint
-    that is not one included), 69 when an endpoint cannot be bound or the journal not opened.
+    that is not one included), 69 when an endpoint cannot be bound or the journal not opened,
+    74 when standard output cannot be written (the leader then stops at once).
     """,
   run: { words in
     var arguments = try CommandLineArguments(words)
@@ -55,8 +56,13 @@ let leaderCommand = Command(
       if case .invalidEndpoint? = error as? LeaderError { throw UsageError("\(error)") }
       throw CommandFailure(.unavailable, "cannot start the leader: \(error)")
     }
-    print(leader.controlEndpoint)
-    flushStandardOutput()
+    do {
+      try writeLine(leader.controlEndpoint)
+    } catch {
+      // Nobody can be told where it is: stop rather than serve unseen.
+      try blockingAsync { await leader.stop() }
+      throw error
+    }
     let signal = TerminationSignals.wait()
     Logger(label: "github-leader").info(
       "signal \(signal): stopping at sequence \(leader.sequence)")

@@ -18,7 +18,8 @@ let webCommand = Command(
       --host ADDRESS      the address to bind (default 127.0.0.1; 0.0.0.0 for every interface)
 
     Exit status: 0 after a clean stop, 64 on a usage error, 69 when the leader does not answer
-    or the port cannot be bound.
+    or the port cannot be bound, 74 when standard output cannot be written (it then stops at
+    once).
     """,
   run: { words in
     var arguments = try CommandLineArguments(words)
@@ -36,8 +37,13 @@ let webCommand = Command(
       try? blockingAsync { await follower.stop() }
       throw CommandFailure(.unavailable, "cannot serve on \(host):\(port): \(error)")
     }
-    print(web.url)
-    flushStandardOutput()
+    do {
+      try writeLine(web.url)
+    } catch {
+      web.stop()
+      try? blockingAsync { await follower.stop() }
+      throw error
+    }
     let signal = TerminationSignals.wait()
     Logger(label: "github-web").info("signal \(signal): stopping")
     web.stop()

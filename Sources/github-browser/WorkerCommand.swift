@@ -21,8 +21,9 @@ let workerCommand = Command(
       --lease-ms N        how long a claim lasts unless renewed (default 15000)
       --timeout-ms N      how long one request may take (default 15000)
 
-    Runs until SIGINT or SIGTERM. Exit status: 0 after a clean stop, 64 on a usage error, 69
-    when the leader does not answer.
+    Prints "worker ID" on one line, then runs until SIGINT or SIGTERM. Exit status: 0 after a
+    clean stop, 64 on a usage error, 69 when the leader does not answer, 74 when standard
+    output cannot be written (it then stops at once).
     """,
   run: { words in
     var arguments = try CommandLineArguments(words)
@@ -60,8 +61,12 @@ let workerCommand = Command(
         workerID: workerID, lease: .milliseconds(lease), concurrency: concurrency))
     let log = Logger(label: "github-worker")
     log.info("worker \(workerID) on \(leader), API \(client.configuration)")
-    print("worker \(workerID)")
-    flushStandardOutput()
+    do {
+      try writeLine("worker \(workerID)")
+    } catch {
+      try? blockingAsync { await follower.stop() }
+      throw error
+    }
     let running = Task { await worker.run() }
     let signal = TerminationSignals.wait()
     log.info("signal \(signal): stopping after \(worker.performedLoads.count) loads")

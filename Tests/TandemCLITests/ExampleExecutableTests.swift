@@ -60,6 +60,45 @@ struct ExampleExecutableTests {
     #expect(leader.output.isEmpty)
   }
 
+  /// A server whose standard output cannot be written cannot say where it serves: it served
+  /// on unseen (and a parent waiting for that line waited for good) until it was killed.
+  @Test(arguments: [
+    ("counter", ["leader"]), ("github-browser", ["leader"]), ("github-browser", ["fixture-api"]),
+  ])
+  func aServerThatCannotPrintWhereItServesStopsWithStatus74(
+    executable: String, arguments: [String]
+  ) async throws {
+    let server = try await TandemProcess.run(
+      arguments, executable: executable, standardOutput: try Self.readOnly(),
+      limit: .seconds(30))
+    #expect(server.status == 74)
+    #expect(server.error.contains("\(executable) \(arguments[0]): cannot write to standard output"))
+  }
+
+  /// The same for the front end and the worker, which say so once they have joined a leader,
+  /// and for the summary of a counter follower's load, which ended with status 0 unwritten.
+  @Test func aFollowerThatCannotPrintStopsWithStatus74() async throws {
+    let browser = try await ServingProcess("github-browser", ["leader"])
+    for arguments in [["web"], ["worker", "--api-base", "http://127.0.0.1:1"]] {
+      let follower = try await TandemProcess.run(
+        arguments + ["--leader", browser.firstLine], executable: "github-browser",
+        standardOutput: try Self.readOnly(), limit: .seconds(30))
+      #expect(follower.status == 74)
+      #expect(
+        follower.error.contains(
+          "github-browser \(arguments[0]): cannot write to standard output"))
+    }
+    browser.stop()
+
+    let counter = try await ServingProcess("counter", ["leader"])
+    let load = try await TandemProcess.run(
+      ["follower", "--leader", counter.firstLine, "--increment", "2"], executable: "counter",
+      standardOutput: try Self.readOnly())
+    #expect(load.status == 74)
+    #expect(load.error.contains("counter follower: cannot write to standard output"))
+    counter.stop()
+  }
+
   /// Standard output open for reading only: every write to it fails.
   static func readOnly() throws -> FileHandle {
     try #require(FileHandle(forReadingAtPath: "/dev/null"))
