@@ -36,8 +36,9 @@ let followerCommand = Command(
 
     Exit status: 0 when done (or stopped by SIGINT or SIGTERM); 1 when an action failed or
     read-your-writes was violated; 64 on a usage error; 69 when the leader did not answer;
-    74 when the summary cannot be written to standard output; 76 when the leader refused this
-    follower (another schema).
+    74 when the summary cannot be written to standard output, or the status file cannot be
+    written there (a directory, a FIFO or a device, a directory that does not exist or cannot
+    be written); 76 when the leader refused this follower (another schema).
     """,
   run: { words in
     var arguments = try CommandLineArguments(words, flags: ["stay", "json"])
@@ -64,6 +65,7 @@ let followerCommand = Command(
     let json = arguments.flag("json")
     let statusPath = arguments.option("status-file")
     try arguments.finish()
+    if let statusPath { try StatusFile.check(statusPath) }
 
     let interactive = load.increments + load.notes == 0 && isatty(STDIN_FILENO) == 1
     if interactive, ProcessInfo.processInfo.environment["TANDEM_LOG"] == nil {

@@ -23,6 +23,35 @@ final class StatusFile: Sendable {
     self.follower = follower
   }
 
+  /// Checks, before anything starts, that a status file can be written at `path`: the path is
+  /// not empty, names a regular file or nothing yet (the file is replaced at every write, so a
+  /// directory, a FIFO or a device such as `/dev/null` would be replaced by it), and its
+  /// directory can be written.
+  ///
+  /// - Throws: a ``UsageError`` for an empty path, a failure with status 74 (``ExitStatus/ioError``)
+  ///   otherwise, with a message saying why.
+  static func check(_ path: String) throws {
+    guard !path.isEmpty else {
+      throw UsageError("--status-file is empty: give the path of the file to write")
+    }
+    func refuse(_ reason: String) -> CommandFailure {
+      CommandFailure(.ioError, "cannot write the status file \(path): \(reason)")
+    }
+    var status = stat()
+    if stat(path, &status) == 0 {
+      let type = status.st_mode & S_IFMT
+      guard type == S_IFREG else {
+        throw refuse(
+          type == S_IFDIR
+            ? "it is a directory" : "it is a FIFO, device or socket, which the file would replace")
+      }
+    }
+    let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    guard access(directory, W_OK) == 0 else {
+      throw refuse("its directory \(directory): \(String(cString: strerror(errno)))")
+    }
+  }
+
   /// Starts rewriting the file every 100 ms on a thread of its own.
   func start() {
     let thread = Thread { [self] in

@@ -99,6 +99,39 @@ struct ExampleExecutableTests {
     counter.stop()
   }
 
+  /// The status file is written to a temporary file renamed over the path: a FIFO or a device
+  /// there was replaced by a regular file, and a directory or a missing directory left no file
+  /// at all, while the follower ended with status 0.
+  @Test func counterFollowerRefusesAStatusFileItCannotWrite() async throws {
+    let directory = NSTemporaryDirectory() + "tandem-status-test-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let fifo = directory + "/status.fifo"
+    try #require(mkfifo(fifo, 0o600) == 0)
+    let leader = try await ServingProcess("counter", ["leader"])
+    for (path, reason) in [
+      (fifo, "it is a FIFO, device or socket"), (directory, "it is a directory"),
+      (directory + "/missing/status.json", "its directory \(directory)/missing: No such file"),
+    ] {
+      let follower = try await TandemProcess.run(
+        ["follower", "--leader", leader.firstLine, "--increment", "1", "--status-file", path],
+        executable: "counter")
+      #expect(follower.status == 74)
+      #expect(
+        follower.error.hasPrefix(
+          "counter follower: cannot write the status file \(path): \(reason)"))
+    }
+    leader.stop()
+    var info = stat()
+    #expect(stat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+
+    let empty = try await TandemProcess.run(
+      ["follower", "--leader", Self.nobody, "--increment", "1", "--status-file", ""],
+      executable: "counter")
+    #expect(empty.status == 64)
+    #expect(empty.error.hasPrefix("counter follower: --status-file is empty"))
+  }
+
   /// Standard output open for reading only: every write to it fails.
   static func readOnly() throws -> FileHandle {
     try #require(FileHandle(forReadingAtPath: "/dev/null"))
