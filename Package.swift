@@ -8,6 +8,8 @@ let package = Package(
     .library(name: "Tandem", targets: ["Tandem"]),
     .library(name: "StatePatch", targets: ["StatePatch"]),
     .library(name: "ZeroMQ", targets: ["ZeroMQ"]),
+    .library(name: "TandemProtocol", targets: ["TandemProtocol"]),
+    .library(name: "TandemJournal", targets: ["TandemJournal"]),
     .library(name: "TandemSync", targets: ["TandemSync"]),
     .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
     .library(name: "GitHubBrowser", targets: ["GitHubBrowser"]),
@@ -36,15 +38,26 @@ let package = Package(
       linkerSettings: [.linkedLibrary("zmq")]
     ),
 
-    // SQLite through pkg-config; only TandemSync imports it (the leader's journal).
+    // SQLite through pkg-config; only TandemJournal imports it (the leader's journal).
     .systemLibrary(
       name: "CSQLite",
       pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"])]
     ),
 
-    // Leader, followers and the wire protocol between them.
-    .target(name: "TandemSync", dependencies: ["Tandem", "StatePatch", "ZeroMQ", "CSQLite"]),
+    // The protocol without I/O: the wire codec, the client ledger and the rules of exactly-once
+    // dispatch and replica sync, as values that take inputs and return effects.
+    .target(name: "TandemProtocol", dependencies: ["Tandem", "StatePatch"]),
+
+    // The leader's journal of deltas, snapshots and the client ledger; the only importer of
+    // CSQLite.
+    .target(name: "TandemJournal", dependencies: ["TandemProtocol", "StatePatch", "CSQLite"]),
+
+    // Leader and followers: the shells that own the sockets, timers and journal.
+    .target(
+      name: "TandemSync",
+      dependencies: ["Tandem", "StatePatch", "TandemProtocol", "TandemJournal", "ZeroMQ"]
+    ),
 
     // Argument parsing, subcommands with help, usage errors: shared by the executables.
     .target(name: "CommandLineKit"),
@@ -53,8 +66,8 @@ let package = Package(
     .executableTarget(
       name: "tandem",
       dependencies: [
-        "Tandem", "StatePatch", "ZeroMQ", "TandemSync", "CommandLineKit", "CZeroMQBaseline",
-        "TandemCLI", "CProcessControl",
+        "Tandem", "StatePatch", "ZeroMQ", "TandemProtocol", "TandemJournal", "TandemSync",
+        "CommandLineKit", "CZeroMQBaseline", "TandemCLI", "CProcessControl",
       ]
     ),
     // prctl(2) for the helper processes of `tandem bench` (Swift cannot call it: it is variadic).
@@ -63,7 +76,7 @@ let package = Package(
     // What the operator CLI's commands do, apart from their wiring: options, requests, output.
     .target(
       name: "TandemCLI",
-      dependencies: ["StatePatch", "ZeroMQ", "TandemSync", "CommandLineKit"]
+      dependencies: ["StatePatch", "ZeroMQ", "TandemProtocol", "TandemSync", "CommandLineKit"]
     ),
 
     // ReSwift's CounterExample across processes: the state, actions and reducer, and the
@@ -71,7 +84,9 @@ let package = Package(
     .target(name: "CounterExample", dependencies: ["Tandem", "StatePatch", "TandemSync"]),
     .executableTarget(
       name: "counter",
-      dependencies: ["CounterExample", "Tandem", "StatePatch", "TandemSync", "CommandLineKit"]
+      dependencies: [
+        "CounterExample", "Tandem", "StatePatch", "TandemJournal", "TandemSync", "CommandLineKit",
+      ]
     ),
 
     // libmicrohttpd through pkg-config; only the MicroHTTP module imports it.
@@ -84,22 +99,30 @@ let package = Package(
     .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD"]),
 
     // The GitHub browser example: shared state, reducers, the REST client, the fixture API.
-    .target(name: "GitHubBrowser", dependencies: ["MicroHTTP", "Tandem", "TandemSync"]),
+    .target(
+      name: "GitHubBrowser", dependencies: ["MicroHTTP", "Tandem", "TandemProtocol", "TandemSync"]
+    ),
     .executableTarget(
       name: "github-browser",
-      dependencies: ["GitHubBrowser", "MicroHTTP", "CommandLineKit", "Tandem", "TandemSync"]
+      dependencies: [
+        "GitHubBrowser", "MicroHTTP", "CommandLineKit", "Tandem", "TandemJournal", "TandemSync",
+      ]
     ),
 
     .testTarget(name: "TandemTests", dependencies: ["Tandem"]),
     .testTarget(name: "StatePatchTests", dependencies: ["StatePatch"]),
     .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
-    .testTarget(name: "TandemSyncTests", dependencies: ["TandemSync"]),
+    .testTarget(
+      name: "TandemSyncTests", dependencies: ["TandemProtocol", "TandemJournal", "TandemSync"]
+    ),
     .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
     // The `tandem` executable run as a process (it is built beside the tests).
     .testTarget(name: "tandemTests"),
     .testTarget(
       name: "TandemCLITests",
-      dependencies: ["TandemCLI", "Tandem", "StatePatch", "TandemSync", "CommandLineKit"]
+      dependencies: [
+        "TandemCLI", "Tandem", "StatePatch", "TandemProtocol", "TandemSync", "CommandLineKit",
+      ]
     ),
     .testTarget(
       name: "CounterExampleTests", dependencies: ["CounterExample", "Tandem", "TandemSync"]

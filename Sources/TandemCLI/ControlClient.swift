@@ -1,5 +1,6 @@
 import CommandLineKit
 import StatePatch
+import TandemProtocol
 import TandemSync
 import ZeroMQ
 

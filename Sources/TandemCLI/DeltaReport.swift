@@ -1,4 +1,5 @@
 import StatePatch
+import TandemProtocol
 import TandemSync
 
 /// How `tandem watch` shows deltas: one block of lines per delta for people (a line for each

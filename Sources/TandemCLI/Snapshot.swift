@@ -1,4 +1,5 @@
 import StatePatch
+import TandemProtocol
 import TandemSync
 
 /// A leader's state at one sequence of one epoch.

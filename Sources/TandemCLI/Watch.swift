@@ -1,4 +1,5 @@
 import CommandLineKit
+import TandemProtocol
 import TandemSync
 
 /// What `tandem watch` does once it has joined the leader: prints each delta with a

@@ -1,4 +1,5 @@
 import StatePatch
+import TandemProtocol
 import ZeroMQ
 
 /// One-shot requests to a leader's control socket, for operators' tools: statistics and a ping.

@@ -1,4 +1,5 @@
 import Synchronization
+import TandemProtocol
 
 #if canImport(Glibc)
   import Glibc

@@ -2,6 +2,7 @@ import CommandLineKit
 import CounterExample
 import Foundation
 import Tandem
+import TandemJournal
 import TandemSync
 
 /// `counter leader`: owns the counter's state and serves followers until SIGINT or SIGTERM.

@@ -1,6 +1,7 @@
 import CommandLineKit
 import GitHubBrowser
 import Tandem
+import TandemJournal
 import TandemSync
 
 /// `github-browser leader`: owns the browser's state and serves followers until SIGINT or SIGTERM.

@@ -1,6 +1,7 @@
 import CommandLineKit
 import StatePatch
 import TandemCLI
+import TandemProtocol
 import TandemSync
 import Testing
 

@@ -2,6 +2,7 @@ import CommandLineKit
 import Foundation
 import Tandem
 import TandemCLI
+import TandemProtocol
 import TandemSync
 import Testing
 

@@ -1,9 +1,10 @@
+
 import Foundation
 import StatePatch
 import Tandem
-import Testing
-
+@testable import TandemProtocol
 @testable import TandemSync
+import Testing
 
 /// An action with most shapes a payload can take.
 private struct Shelve: Action, Codable, Equatable {

@@ -1,6 +1,7 @@
-import Testing
 
+@testable import TandemProtocol
 @testable import TandemSync
+import Testing
 
 @Suite("Backlog")
 struct BacklogTests {

@@ -1,6 +1,7 @@
-import Testing
 
+@testable import TandemProtocol
 @testable import TandemSync
+import Testing
 
 @Suite("Client ledger")
 struct ClientLedgerTests {

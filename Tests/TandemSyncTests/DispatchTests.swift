@@ -1,10 +1,11 @@
+
 import Foundation
 import StatePatch
 import Tandem
+@testable import TandemProtocol
+@testable import TandemSync
 import Testing
 import ZeroMQ
-
-@testable import TandemSync
 
 @Suite("Dispatch: actions flow from followers to the leader, exactly once", .serialized)
 struct DispatchTests {

@@ -1,8 +1,9 @@
+
 import Foundation
 import Tandem
-import Testing
-
+@testable import TandemProtocol
 @testable import TandemSync
+import Testing
 
 @Suite("A leader with a journal", .serialized)
 struct DurableLeaderTests {

@@ -1,8 +1,9 @@
+
 import StatePatch
 import Synchronization
-import Testing
-
+@testable import TandemProtocol
 @testable import TandemSync
+import Testing
 
 @Suite("A follower reports losing its leader and following it again", .serialized)
 struct FollowerConnectionTests {

@@ -1,7 +1,8 @@
+
+@testable import TandemProtocol
+@testable import TandemSync
 import Testing
 import ZeroMQ
-
-@testable import TandemSync
 
 @Suite("The leader's follower table is bounded", .serialized)
 struct FollowerTableTests {

@@ -1,6 +1,7 @@
-import Testing
 
+@testable import TandemProtocol
 @testable import TandemSync
+import Testing
 
 extension DurableLeaderTests {
   @Test func aLeaderWhoseJournalIsFullMakesRoomAndCommitsAgain() async throws {

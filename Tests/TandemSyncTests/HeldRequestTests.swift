@@ -1,8 +1,9 @@
+
 import StatePatch
 import Tandem
-import Testing
-
+@testable import TandemProtocol
 @testable import TandemSync
+import Testing
 
 extension ProtocolConformanceTests {
   @Test(.timeLimit(.minutes(2)))

@@ -1,6 +1,8 @@
-import Testing
 
+@testable import TandemJournal
+@testable import TandemProtocol
 @testable import TandemSync
+import Testing
 
 @Suite("Journal: compaction and catch-up")
 struct JournalCompactionTests {

@@ -1,6 +1,7 @@
-import Testing
 
+@testable import TandemJournal
 @testable import TandemSync
+import Testing
 
 @Suite("Journal: durability settings")
 struct JournalDurabilityTests {

@@ -1,6 +1,8 @@
-import Testing
 
+@testable import TandemJournal
+@testable import TandemProtocol
 @testable import TandemSync
+import Testing
 
 /// A delta applying the actions of sequences `range` with one patch; actions alternate between
 /// two clients and two tags, so that every field of every action is checked.

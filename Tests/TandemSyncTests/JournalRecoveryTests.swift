@@ -1,8 +1,10 @@
+
 import Foundation
 import StatePatch
-import Testing
-
+@testable import TandemJournal
+@testable import TandemProtocol
 @testable import TandemSync
+import Testing
 
 @Suite("Journal: recovery")
 struct JournalRecoveryTests {

@@ -1,7 +1,9 @@
-import Foundation
-import Testing
 
+import Foundation
+@testable import TandemJournal
+@testable import TandemProtocol
 @testable import TandemSync
+import Testing
 
 /// A journal the leader refuses is left byte for byte as it was: the open writes nothing
 /// before the history validates.

@@ -1,6 +1,7 @@
-import Testing
 
+@testable import TandemJournal
 @testable import TandemSync
+import Testing
 
 /// A closed journal in `directory` with a base snapshot and deltas 1...3; its path.
 private func journalOfThreeDeltas(in directory: String) throws -> String {

@@ -1,6 +1,7 @@
-import Testing
 
+@testable import TandemJournal
 @testable import TandemSync
+import Testing
 
 @Suite("Journal: a snapshot damaged in a way that still reads")
 struct JournalSnapshotHashTests {

@@ -1,5 +1,7 @@
-import Foundation
 
+import Foundation
+@testable import TandemJournal
+@testable import TandemProtocol
 @testable import TandemSync
 
 /// Runs `body` with the path of a fresh temporary directory, removed afterwards whatever

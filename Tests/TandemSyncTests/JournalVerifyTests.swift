@@ -1,7 +1,9 @@
-import Foundation
-import Testing
 
+import Foundation
+@testable import TandemJournal
+@testable import TandemProtocol
 @testable import TandemSync
+import Testing
 
 @Suite("Journal: verify beside a running leader")
 struct JournalVerifyTests {

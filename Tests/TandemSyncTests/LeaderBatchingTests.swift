@@ -1,9 +1,10 @@
+
 import Synchronization
 import Tandem
+@testable import TandemProtocol
+@testable import TandemSync
 import Testing
 import ZeroMQ
-
-@testable import TandemSync
 
 /// Holds the leader's store for a validation hook that dispatches to it.
 private final class StoreHolder: Sendable {

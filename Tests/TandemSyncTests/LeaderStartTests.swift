@@ -1,8 +1,9 @@
+
 import Foundation
 import Synchronization
-import Testing
-
+@testable import TandemProtocol
 @testable import TandemSync
+import Testing
 
 @Suite("A leader's start")
 struct LeaderStartTests {

@@ -1,9 +1,10 @@
+
 import Foundation
 import Synchronization
+@testable import TandemProtocol
+@testable import TandemSync
 import Testing
 import ZeroMQ
-
-@testable import TandemSync
 
 extension DurableLeaderTests {
   @Test(.timeLimit(.minutes(2)))

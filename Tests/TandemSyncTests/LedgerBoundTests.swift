@@ -1,7 +1,9 @@
-import Tandem
-import Testing
 
+import Tandem
+@testable import TandemJournal
+@testable import TandemProtocol
 @testable import TandemSync
+import Testing
 
 @Suite("The leader's ledger is bounded", .serialized)
 struct LedgerBoundTests {

@@ -1,11 +1,12 @@
+
 import Foundation
 import StatePatch
 import Synchronization
 import Tandem
+@testable import TandemProtocol
+@testable import TandemSync
 import Testing
 import ZeroMQ
-
-@testable import TandemSync
 
 /// A leader played by the test: raw XPUB and ROUTER sockets speaking TSP/4 frame by frame, to
 /// check what a follower does when the leader misbehaves.

@@ -1,6 +1,7 @@
-import Testing
 
+@testable import TandemProtocol
 @testable import TandemSync
+import Testing
 
 @Suite("Large replies wait in a bounded queue", .serialized)
 struct QueuedReplyTests {

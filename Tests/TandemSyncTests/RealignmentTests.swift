@@ -1,9 +1,10 @@
+
 import Dispatch
 import Synchronization
 import Tandem
-import Testing
-
+@testable import TandemProtocol
 @testable import TandemSync
+import Testing
 
 @Suite(
   "Dispatch: a follower realigns its numbering and retries what it could not send", .serialized)

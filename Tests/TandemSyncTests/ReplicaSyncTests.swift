@@ -1,6 +1,7 @@
-import Testing
 
+@testable import TandemProtocol
 @testable import TandemSync
+import Testing
 
 @Suite("Replica sync rules")
 struct ReplicaSyncTests {

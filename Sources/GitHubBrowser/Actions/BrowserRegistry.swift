@@ -1,4 +1,5 @@
 import Tandem
+import TandemProtocol
 import TandemSync
 
 /// Every action of the GitHub browser under its stable tag; leader, workers and front ends

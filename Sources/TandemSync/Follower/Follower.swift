@@ -1,4 +1,5 @@
 import Tandem
+import TandemProtocol
 
 /// A process's replica of the leader's state: a ``Tandem/Store`` that follows the leader and
 /// forwards what is dispatched to it.

@@ -1,3 +1,5 @@
+import TandemProtocol
+
 /// How a follower finds its leader, identifies itself, and paces its recovery.
 public struct FollowerConfiguration: Sendable {
   /// The leader's control endpoint, e.g. `tcp://leader.example:5600`.

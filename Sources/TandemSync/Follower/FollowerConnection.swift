@@ -1,3 +1,5 @@
+import TandemProtocol
+
 /// Whether a follower is in step with its leader, as ``Follower/connectionChanges()`` and
 /// ``JSONFollower/connectionChanges()`` report it.
 ///

@@ -1,3 +1,5 @@
+import TandemProtocol
+
 /// Why a follower could not join, or why a sent action did not take effect.
 public enum FollowerError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The leader refused the action; its number is used up and it changed nothing.

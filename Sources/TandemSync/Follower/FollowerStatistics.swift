@@ -1,3 +1,5 @@
+import TandemProtocol
+
 /// A follower's position and counters.
 public struct FollowerStatistics: Sendable, Equatable, Codable {
   /// The epoch of the replica's history (16 hex digits; empty before the first snapshot).

@@ -1,5 +1,6 @@
 import StatePatch
 import Tandem
+import TandemProtocol
 
 /// A follower for programs without a Swift state type: the replica is a ``StatePatch/JSONValue``
 /// and actions are sent as a tag and a JSON payload. The `tandem` CLI uses it.

@@ -1,4 +1,5 @@
 import Synchronization
+import TandemProtocol
 
 /// The answer to ``Follower/send(_:)``: resolves once the leader has applied the action and the
 /// local replica shows it (read-your-writes), or fails with the reason it did not.

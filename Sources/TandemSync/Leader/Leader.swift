@@ -1,5 +1,7 @@
 import StatePatch
 import Tandem
+import TandemJournal
+import TandemProtocol
 import ZeroMQ
 
 /// The process that owns the authoritative state: it applies every action, its own and its

@@ -1,4 +1,6 @@
 import Tandem
+import TandemJournal
+import TandemProtocol
 
 /// How a ``Leader`` binds, paces and bounds itself.
 ///

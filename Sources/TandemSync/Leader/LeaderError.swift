@@ -1,3 +1,6 @@
+import TandemProtocol
+import TandemJournal
+
 /// Why a ``Leader`` could not start.
 public enum LeaderError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The configured endpoint is not a ZeroMQ endpoint (`tcp://host:port`, `ipc://path`,

@@ -1,3 +1,5 @@
+import TandemProtocol
+
 /// A leader's counters and followers, as `tandem stats` shows them.
 public struct LeaderStatistics: Sendable, Equatable, Codable {
   /// One follower as the leader sees it.

@@ -2,6 +2,8 @@ import CommandLineKit
 import Foundation
 import StatePatch
 import Tandem
+import TandemJournal
+import TandemProtocol
 import TandemSync
 
 /// `tandem bench journal`: what durability costs and how fast a leader recovers, in one run:

@@ -1,4 +1,6 @@
 import CommandLineKit
+import TandemJournal
+import TandemProtocol
 import TandemSync
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import CommandLineKit
+import TandemJournal
 import TandemSync
 
 /// `tandem journal compact --db PATH [--window N] [--reclaim]`: removes what recovery and

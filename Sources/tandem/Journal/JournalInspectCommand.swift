@@ -1,4 +1,5 @@
 import CommandLineKit
+import TandemJournal
 import TandemSync
 
 /// `tandem journal inspect --db PATH [--json]`: the journal's epoch, sequences, snapshot,

@@ -1,4 +1,5 @@
 import CommandLineKit
+import TandemJournal
 import TandemSync
 
 /// `tandem journal verify --db PATH [--json]`: a thorough check; exit status 1 on problems.

@@ -1,4 +1,5 @@
 import Tandem
+import TandemProtocol
 import TandemSync
 
 /// The state the replication tests share: a counter, and per client the numbers it sent, in

@@ -1,5 +1,6 @@
 import Synchronization
 import Tandem
+import TandemProtocol
 import ZeroMQ
 
 /// What ``Follower`` and ``JSONFollower`` share: the I/O loop with its engine, the outbox, and

@@ -1,4 +1,5 @@
 import Tandem
+import TandemProtocol
 import ZeroMQ
 
 extension FollowerEngine {

@@ -1,4 +1,5 @@
 import Tandem
+import TandemProtocol
 
 /// How the engine changes the replica store: snapshots replace its state, deltas change it where
 /// it lies.

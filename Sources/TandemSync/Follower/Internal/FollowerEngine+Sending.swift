@@ -1,3 +1,4 @@
+import TandemProtocol
 import ZeroMQ
 
 extension FollowerEngine {

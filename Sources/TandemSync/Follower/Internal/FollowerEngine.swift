@@ -1,5 +1,6 @@
 import Synchronization
 import Tandem
+import TandemProtocol
 import ZeroMQ
 
 /// A follower's I/O side, living on its loop thread: the SUB and DEALER sockets, the replica,

@@ -1,3 +1,5 @@
+import TandemProtocol
+
 /// A follower's unacknowledged actions, numbered 1, 2, 3... in the order they were sent, kept
 /// until the leader answers so they can be sent again after a reconnect.
 ///

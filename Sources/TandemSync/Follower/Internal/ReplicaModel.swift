@@ -1,4 +1,5 @@
 import StatePatch
+import TandemProtocol
 
 /// How a follower holds its replica: rebuilt from a snapshot document, advanced by patches
 /// applied to the replica store's state where it lies, hashed for the leader's divergence check.

@@ -1,3 +1,5 @@
+import TandemProtocol
+
 /// The messages the leader dropped and has not yet said so in its log, by why.
 ///
 /// A drop is counted at once (in `messagesDropped`) but written to the log at most once per

@@ -1,3 +1,5 @@
+import TandemProtocol
+
 /// The leader's event counts, reported by `STATS`.
 struct LeaderCounters {
   var deltasPublished = 0

@@ -1,5 +1,6 @@
 import StatePatch
 import Synchronization
+import TandemProtocol
 
 /// The leader's differ, kept from one delta to the next: each delta's old state is the previous
 /// one's new state, which the differ has already recorded, so each state is recorded once

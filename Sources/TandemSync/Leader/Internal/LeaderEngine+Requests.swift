@@ -1,5 +1,6 @@
 import StatePatch
 import Tandem
+import TandemProtocol
 import ZeroMQ
 
 extension LeaderEngine {

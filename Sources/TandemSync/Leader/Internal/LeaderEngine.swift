@@ -1,5 +1,7 @@
 import StatePatch
 import Tandem
+import TandemJournal
+import TandemProtocol
 import ZeroMQ
 
 /// The leader's I/O side, living on its loop thread: the two sockets, the backlog, the snapshot

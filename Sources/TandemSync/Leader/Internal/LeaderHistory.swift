@@ -1,4 +1,5 @@
 import Synchronization
+import TandemProtocol
 
 /// What the store's drainer and the leader's I/O loop share: the sequence, the exactly-once
 /// ledger, and what was recorded but not yet committed and published.

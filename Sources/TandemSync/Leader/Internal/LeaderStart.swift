@@ -1,4 +1,6 @@
 import StatePatch
+import TandemJournal
+import TandemProtocol
 
 /// Where a leader starts: from its journal's history when it has one, else from the store's
 /// initial state in a new epoch.

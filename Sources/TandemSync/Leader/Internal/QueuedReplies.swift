@@ -1,4 +1,5 @@
 import Synchronization
+import TandemProtocol
 
 /// The bytes of large replies (`STATE`, `DELTAS`) each control connection has queued in ZeroMQ
 /// and not yet handed to the network, by routing id: counted up when the leader sends one, and

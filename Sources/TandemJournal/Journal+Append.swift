@@ -1,0 +1,120 @@
+import TandemProtocol
+
+extension Journal {
+  /// What a committed batch left behind.
+  public struct Commit: Sendable, Equatable {
+    /// The journal's last sequence after the commit.
+    public var lastSequence: UInt64
+    /// Whether the snapshot policy asks for a snapshot now.
+    public var snapshotDue: Bool
+  }
+
+  /// Stores one committed batch in one transaction: its deltas, the client ledger entries it
+  /// changed, and the clients it forgot with the ledger's ``ClientLedger/forgottenThrough``. This is the group commit unit: when it returns, the
+  /// batch is as durable as the ``Durability`` promises; when it throws, nothing of it is stored.
+  ///
+  /// Each delta takes one `deltas` row per action, in sequence order: the last row carries the
+  /// delta's patch, the rows before it (for a delta of several actions) an empty patch, which
+  /// reads as "this delta continues in the next row". ``deltas(from:maximumBytes:)`` and ``recover()``
+  /// return the deltas grouped as they were appended.
+  ///
+  /// - Parameters:
+  ///   - deltas: the batch's deltas, gapless: the first one's ``Delta/firstSequence`` is
+  ///     ``lastSequence`` + 1, each next one's the previous one's ``Delta/sequence`` + 1 (may
+  ///     be empty for a batch of rejections only).
+  ///   - ledger: the new entries of the clients whose entries the batch changed.
+  ///   - forgetting: clients the leader evicted from its ledger.
+  ///   - forgottenThrough: the ledger's ``ClientLedger/forgottenThrough`` after the eviction
+  ///     (stored when `forgetting` is not empty).
+  /// - Precondition: no delta has an empty patch (a patch is a JSON array, never empty bytes).
+  /// - Throws: ``JournalError/sequenceMismatch(expected:got:)`` (checked before anything is
+  ///   written), ``JournalError/noBaseSnapshot(path:)`` before the first snapshot, or
+  ///   ``JournalError/sqlite(path:_:)`` when the commit fails (disk full, I/O error...); as the
+  ///   session's first write, what ``recover()`` throws for a history it refuses.
+  @discardableResult
+  public func append(
+    _ deltas: [Delta], ledger: [String: ClientLedger.Entry] = [:], forgetting: [String] = [],
+    forgottenThrough: UInt64 = 0
+  ) throws(JournalError) -> Commit {
+    let policy = configuration.snapshotPolicy
+    return try withSession { (session) throws(JournalError) -> Commit in
+      try session.prepareToWrite()
+      guard session.snapshotSequence != nil else { throw .noBaseSnapshot(path: session.path) }
+      var expected = session.lastSequence + 1
+      for delta in deltas {
+        guard delta.firstSequence == expected else {
+          throw .sequenceMismatch(expected: expected, got: delta.firstSequence)
+        }
+        precondition(
+          !delta.patch.isEmpty,
+          "the delta at sequence \(delta.sequence) has an empty patch; a patch is a JSON array")
+        expected = delta.sequence + 1
+      }
+      if deltas.isEmpty && ledger.isEmpty && forgetting.isEmpty {
+        return Commit(
+          lastSequence: session.lastSequence, snapshotDue: try session.snapshotDue(policy))
+      }
+      var bytes = 0
+      try session.sqlite { () throws(SQLiteError) in
+        let connection = session.connection
+        let insert = try connection.statement(JournalSchema.insertDelta)
+        let upsert = try connection.statement(JournalSchema.upsertLedger)
+        let remove = try connection.statement(JournalSchema.deleteLedger)
+        try connection.transaction { () throws(SQLiteError) in
+          for delta in deltas {
+            for (sequence, action) in delta.sequencedActions {
+              try insert.run { (row: SQLiteStatement) throws(SQLiteError) in
+                try row.bind(sequence, at: 1)
+                try row.bind(action.origin.client, at: 2)
+                try row.bind(action.origin.number, at: 3)
+                try row.bind(action.tag, at: 4)
+                // Only the delta's last row carries its patch; an empty one continues.
+                try row.bind(sequence == delta.sequence ? delta.patch : [], at: 5)
+                _ = try row.step()
+              }
+            }
+            bytes += delta.patch.count
+          }
+          for (client, entry) in ledger {
+            try upsert.run { (row: SQLiteStatement) throws(SQLiteError) in
+              try row.bindLedgerEntry(entry, of: client)
+              _ = try row.step()
+            }
+          }
+          for client in forgetting {
+            try remove.run { (row: SQLiteStatement) throws(SQLiteError) in
+              try row.bind(client, at: 1)
+              _ = try row.step()
+            }
+          }
+          if !forgetting.isEmpty { try session.raiseForgottenThrough(to: forgottenThrough) }
+        }
+      }
+      session.deltasSinceSnapshot += Int(expected - 1 - session.lastSequence)
+      session.lastSequence = expected - 1
+      session.bytesSinceSnapshot = session.bytesSinceSnapshot.map { $0 + bytes }
+      return Commit(
+        lastSequence: session.lastSequence, snapshotDue: try session.snapshotDue(policy))
+    }
+  }
+
+  /// Whether the snapshot policy asks for a snapshot now: there is none yet, or the sequences
+  /// (actions) or patch bytes appended since the latest one reach the policy's limits.
+  public var shouldSnapshot: Bool {
+    get throws(JournalError) {
+      let policy = configuration.snapshotPolicy
+      return try withSession { (session) throws(JournalError) -> Bool in
+        try session.snapshotDue(policy)
+      }
+    }
+  }
+}
+
+extension JournalSession {
+  /// Whether `policy` asks for a snapshot.
+  package func snapshotDue(_ policy: Journal.SnapshotPolicy) throws(JournalError) -> Bool {
+    if snapshotSequence == nil || deltasSinceSnapshot >= policy.deltaCount { return true }
+    return try sqlite { () throws(SQLiteError) -> Int in try countBytesSinceSnapshot() }
+      >= policy.patchBytes
+  }
+}

@@ -1,0 +1,79 @@
+import TandemProtocol
+
+/// Why the journal refused to open, or an operation on it failed; each message says what to do.
+public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// Another process (or another ``Journal`` in this one) holds the journal: one leader per file.
+  case locked(path: String, holder: String?)
+  /// The file is not a Tandem journal (another SQLite database, or no database at all).
+  case notAJournal(path: String, detail: String)
+  /// The file is a Tandem journal in a format version this build does not read.
+  case incompatibleVersion(path: String, found: Int64, supported: Int64)
+  /// The file is damaged: SQLite found it corrupt, or the journal's own records contradict
+  /// each other.
+  case corrupt(path: String, detail: String)
+  /// The deltas are not gapless where recovery needs them: after `sequence` comes `next`.
+  case gap(path: String, after: UInt64, next: UInt64?)
+  /// An append or snapshot does not continue the journal's history.
+  case sequenceMismatch(expected: UInt64, got: UInt64)
+  /// Deltas were appended before the base snapshot every history starts with.
+  case noBaseSnapshot(path: String)
+  /// The file does not exist (when opening for reading).
+  case notFound(path: String)
+  /// A SQLite call failed (I/O error, disk full, read-only file...); nothing of the operation
+  /// was stored.
+  case sqlite(path: String, SQLiteError)
+  /// A system call on the journal's lock file failed.
+  case system(path: String, call: String, errno: Int32)
+
+  /// What went wrong and what to do about it, in one paragraph.
+  public var description: String {
+    switch self {
+    case .locked(let path, let holder):
+      let who = holder.map { " (held by process \($0))" } ?? ""
+      return "journal \(path) is in use by another leader\(who): one leader per journal. "
+        + "Stop that leader, or give this one a journal of its own."
+    case .notAJournal(let path, let detail):
+      return "\(path) is not a Tandem journal (\(detail)). The leader will not start over it: "
+        + "check the --db path, or move the file aside to start a new history."
+    case .incompatibleVersion(let path, let found, let supported):
+      let advice =
+        found > supported
+        ? "it was written by a newer Tandem: run that version, or move the file aside"
+        : found >= 1
+          ? "a leader of this build upgrades it in place when it opens it"
+          : "move it aside (or export its state with the version that wrote it)"
+      return "journal \(path) has format version \(found), this build reads version "
+        + "\(supported): \(advice). The leader will not start over it."
+    case .corrupt(let path, let detail):
+      return "journal \(path) is corrupt (\(detail)). The leader will not start over it: run "
+        + "`tandem journal verify --db \(path)`, restore the file from a backup, or move it "
+        + "aside to start a new history (followers will resync)."
+    case .gap(let path, let after, let next):
+      let missing =
+        next.map { "the delta after sequence \(after) is \($0): \(after + 1)...\($0 - 1) missing" }
+        ?? "the deltas end at sequence \(after), before the journal's last sequence"
+      return "journal \(path) has a gap in its history (\(missing)). The leader will not "
+        + "recover from it: restore the file from a backup, or move it aside to start a new "
+        + "history (followers will resync)."
+    case .sequenceMismatch(let expected, let got):
+      return "the journal expects sequence \(expected) next, got \(got)"
+    case .noBaseSnapshot(let path):
+      return "journal \(path) has no snapshot yet: store the initial state with "
+        + "writeSnapshot(sequence: 0, ...) before appending deltas"
+    case .notFound(let path):
+      return "no journal at \(path)"
+    case .sqlite(let path, let error):
+      return "journal \(path): \(error)"
+    case .system(let path, let call, let errno):
+      return "journal \(path): \(call) failed with errno \(errno)"
+    }
+  }
+
+  /// The SQLite failure `error` on the journal at `path`: ``corrupt(path:detail:)`` when SQLite
+  /// found the file damaged, ``sqlite(path:_:)`` otherwise.
+  package init(path: String, _ error: SQLiteError) {
+    self =
+      error.isCorruption
+      ? .corrupt(path: path, detail: "\(error)") : .sqlite(path: path, error)
+  }
+}

@@ -1,0 +1,286 @@
+/// The leader's exactly-once bookkeeping: for each follower client id, the last action number
+/// it used up and the sequence at which its last applied action took effect.
+///
+/// The rules (the protocol spec's "Dispatch" section):
+/// - only `last + 1` is applied; a number at or below `last` is a duplicate, answered with the
+///   rejection it had when the ledger still keeps it (each client's last ``rejectionsKept``),
+///   else with the sequence the ledger has (the action's own sequence when it was the last one,
+///   otherwise the client's last applied sequence, which is at or after the action's, so
+///   read-your-writes holds);
+/// - a number above `last + 1` is a gap: refused without using a number up, and the follower
+///   realigns with the ledger and resends in order;
+/// - a rejected action uses its number up.
+///
+/// The ledger is part of the leader's state: it is journaled with the deltas that change it and
+/// restored at recovery. It forgets clients idle for longer than ``idleLimit`` sequences, and
+/// the least recently active beyond ``maximumClients`` (see ``evict(now:)``); a forgotten
+/// client starts again at number 1. ``forgottenThrough`` keeps how recent the forgotten
+/// clients' activity was, so that a follower can tell whether an action it sent may have been
+/// applied by a leader that has since forgotten it.
+public struct ClientLedger: Sendable, Equatable, Codable {
+  /// One client's entry.
+  public struct Entry: Sendable, Equatable, Codable {
+    /// The last number used up, applied or rejected.
+    public var lastNumber: UInt64
+    /// The sequence at which the client's last applied action took effect (0 for none).
+    public var lastSequence: UInt64
+    /// The leader sequence at the client's last action, for idle eviction.
+    public var lastActive: UInt64
+    /// The client's latest rejected numbers with their rejections (at most
+    /// ``ClientLedger/rejectionsKept``), so a rejected action sent again is rejected again.
+    public var rejections: [UInt64: Rejection] = [:]
+
+    /// An entry with no rejections kept.
+    public init(lastNumber: UInt64, lastSequence: UInt64, lastActive: UInt64) {
+      self.lastNumber = lastNumber
+      self.lastSequence = lastSequence
+      self.lastActive = lastActive
+    }
+  }
+
+  /// What to do with a forwarded action.
+  public enum Verdict: Sendable, Equatable {
+    /// It is the client's next number: decode, apply, record.
+    case apply
+    /// It was seen before and applied, or rejected longer ago than the ledger keeps rejections:
+    /// answer with this sequence.
+    case duplicate(sequence: UInt64)
+    /// It was seen before and rejected: answer with the same rejection.
+    case rejected(Rejection)
+    /// A number is missing before it; refuse and expect this number first.
+    case outOfOrder(expected: UInt64)
+  }
+
+  /// The entries by client id.
+  public private(set) var entries: [String: Entry] = [:]
+  /// Clients with no action for more than this many sequences are forgotten by ``evict(now:)``.
+  public var idleLimit: UInt64
+  /// The most clients kept: ``evict(now:)`` forgets the least recently active beyond it.
+  public var maximumClients: Int
+  /// The most rejections kept per client (the latest, by number).
+  public static let rejectionsKept = 64
+  /// The latest ``Entry/lastActive`` of any client this ledger has forgotten (0 when it never
+  /// forgot one): a client's action applied after this sequence is still in the ledger. The
+  /// leader sends it in `WELCOME`, so a follower that finds itself unknown can tell whether an
+  /// action it sent when its replica was at sequence `s` may have been applied and forgotten
+  /// (`s` below it) or was never applied (`s` at or above it).
+  public private(set) var forgottenThrough: UInt64 = 0
+
+  /// The clients none of whose actions was applied (rejected ones only), oldest activity
+  /// first: the first to go beyond ``maximumClients``.
+  private var rejectedOnly = RecencyQueue<String, UInt64>()
+  /// The clients with an applied action, oldest activity first.
+  private var applied = RecencyQueue<String, UInt64>()
+
+  /// An empty ledger.
+  public init(idleLimit: UInt64 = 10_000_000, maximumClients: Int = 100_000) {
+    self.idleLimit = idleLimit
+    self.maximumClients = maximumClients
+  }
+
+  /// A ledger holding exactly `entries`, as recovered from a journal, whose forgotten clients
+  /// were last active at `forgottenThrough` at the latest.
+  public init(
+    idleLimit: UInt64 = 10_000_000, maximumClients: Int = 100_000,
+    restoring entries: [String: Entry], forgottenThrough: UInt64 = 0
+  ) {
+    self.init(idleLimit: idleLimit, maximumClients: maximumClients)
+    self.entries = entries
+    self.forgottenThrough = forgottenThrough
+    for (client, entry) in Self.byActivity(entries) { noteActivity(of: client, entry) }
+  }
+
+  /// The last number `client` used up (0 for a client the leader does not know).
+  public func lastNumber(of client: String) -> UInt64 {
+    entries[client]?.lastNumber ?? 0
+  }
+
+  /// The verdict for action `number` of `client`.
+  public func verdict(client: String, number: UInt64) -> Verdict {
+    let entry = entries[client]
+    let last = entry?.lastNumber ?? 0
+    if number <= last {
+      if let rejection = entry?.rejections[number] { return .rejected(rejection) }
+      return .duplicate(sequence: entry?.lastSequence ?? 0)
+    }
+    if number == last + 1 { return .apply }
+    return .outOfOrder(expected: last + 1)
+  }
+
+  /// Records that `number` of `client` took effect at `sequence`.
+  public mutating func recordApplied(client: String, number: UInt64, sequence: UInt64) {
+    update(client) { $0.applied(number, at: sequence) }
+  }
+
+  /// Records that `number` of `client` was rejected, with `rejection`, at leader sequence `now`;
+  /// it is used up.
+  public mutating func recordRejected(
+    client: String, number: UInt64, now: UInt64, rejection: Rejection
+  ) {
+    update(client) { $0.rejected(number, now: now, rejection: rejection) }
+  }
+
+  /// Puts `client`'s entry back after a batch that did not commit: to `before` (its entry before
+  /// the batch, nil for none), keeping the numbers the batch used and the rejections it recorded
+  /// (from `after`, the entry after the batch), and recording each of its actions the batch
+  /// applied, `undone`, as rejected with `rejection`.
+  package mutating func revert(
+    client: String, before: Entry?, after: Entry, undone: [UInt64], rejection: Rejection,
+    now: UInt64
+  ) {
+    update(client) { entry in
+      entry = before ?? .unused
+      entry.rejections = after.rejections
+      for number in undone { entry.rejected(number, now: now, rejection: rejection) }
+      entry.lastNumber = after.lastNumber
+      entry.lastActive = now
+    }
+  }
+
+  /// Takes the entries of `changed` and forgets the clients of `forgotten` (none of them in
+  /// `changed`), last active at `forgottenThrough` at the latest: what a batch changed in
+  /// another copy of the ledger.
+  package mutating func apply(
+    _ changed: [String: Entry], forgetting forgotten: [String], forgottenThrough: UInt64
+  ) {
+    for (client, entry) in Self.byActivity(changed) { update(client) { $0 = entry } }
+    for client in forgotten { entries.removeValue(forKey: client) }
+    self.forgottenThrough = max(self.forgottenThrough, forgottenThrough)
+  }
+
+  /// Forgets the clients whose last action was more than ``idleLimit`` sequences before `now`,
+  /// then, while more than ``maximumClients`` are left, the least recently active: first those
+  /// none of whose actions was applied (only rejected), then the others, each by the sequence
+  /// of its last action. Returns their ids.
+  ///
+  /// It costs in proportion to the clients it forgets, not to the clients in the ledger.
+  @discardableResult
+  public mutating func evict(now: UInt64) -> [String] {
+    let cutoff = now > idleLimit ? now - idleLimit : 0
+    var forgotten: [String] = []
+    for hasApplied in [false, true] {
+      while let oldest = oldest(hasApplied: hasApplied), oldest.lastActive < cutoff {
+        forgotten.append(forget(oldest.client, hasApplied: hasApplied))
+      }
+    }
+    while entries.count > maximumClients {
+      let hasApplied = oldest(hasApplied: false) == nil
+      guard let oldest = oldest(hasApplied: hasApplied) else { break }
+      forgotten.append(forget(oldest.client, hasApplied: hasApplied))
+    }
+    return forgotten
+  }
+
+  /// Changes `client`'s entry (a new one for a client the ledger does not know) and notes a
+  /// change of its activity.
+  private mutating func update(_ client: String, _ change: (inout Entry) -> Void) {
+    let old = entries[client]
+    var entry = old ?? .unused
+    change(&entry)
+    entries[client] = entry
+    if old?.lastActive != entry.lastActive || old?.hasApplied != entry.hasApplied {
+      noteActivity(of: client, entry)
+    }
+  }
+
+  private mutating func noteActivity(of client: String, _ entry: Entry) {
+    let isCurrent = Self.isCurrent(in: entries, hasApplied: entry.hasApplied)
+    if entry.hasApplied {
+      applied.append(client, at: entry.lastActive, tableCount: entries.count, isCurrent: isCurrent)
+    } else {
+      rejectedOnly.append(
+        client, at: entry.lastActive, tableCount: entries.count, isCurrent: isCurrent)
+    }
+  }
+
+  /// The least recently active client with an applied action, or without one.
+  private mutating func oldest(hasApplied: Bool) -> (client: String, lastActive: UInt64)? {
+    let isCurrent = Self.isCurrent(in: entries, hasApplied: hasApplied)
+    let oldest =
+      hasApplied ? applied.oldest(isCurrent: isCurrent) : rejectedOnly.oldest(isCurrent: isCurrent)
+    return oldest.map { ($0.key, $0.stamp) }
+  }
+
+  /// Forgets `client`, the oldest of its queue; returns it.
+  private mutating func forget(_ client: String, hasApplied: Bool) -> String {
+    if let entry = entries.removeValue(forKey: client) {
+      forgottenThrough = max(forgottenThrough, entry.lastActive)
+    }
+    if hasApplied { applied.removeOldest() } else { rejectedOnly.removeOldest() }
+    return client
+  }
+
+  /// `entries` in the order of their activity, a tie in client id order (the same at every
+  /// recovery).
+  private static func byActivity(_ entries: [String: Entry]) -> [(key: String, value: Entry)] {
+    entries.sorted { ($0.value.lastActive, $0.key) < ($1.value.lastActive, $1.key) }
+  }
+
+  /// Whether a queue's mark (a client and the activity it had then) is still the client's.
+  private static func isCurrent(
+    in entries: [String: Entry], hasApplied: Bool
+  ) -> (String, UInt64) -> Bool {
+    { client, lastActive in
+      guard let entry = entries[client] else { return false }
+      return entry.lastActive == lastActive && entry.hasApplied == hasApplied
+    }
+  }
+
+  /// Ledgers are equal when their entries, limits and ``forgottenThrough`` are (the order of
+  /// activity follows from the entries).
+  public static func == (left: ClientLedger, right: ClientLedger) -> Bool {
+    left.entries == right.entries && left.idleLimit == right.idleLimit
+      && left.maximumClients == right.maximumClients
+      && left.forgottenThrough == right.forgottenThrough
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case entries, idleLimit, maximumClients, forgottenThrough
+  }
+
+  /// Decodes the entries, the limits and ``forgottenThrough`` (a ledger encoded without
+  /// ``maximumClients`` gets the default; one without ``forgottenThrough`` never forgot a
+  /// client).
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      idleLimit: try container.decode(UInt64.self, forKey: .idleLimit),
+      maximumClients: try container.decodeIfPresent(Int.self, forKey: .maximumClients)
+        ?? 100_000,
+      restoring: try container.decode([String: Entry].self, forKey: .entries),
+      forgottenThrough: try container.decodeIfPresent(UInt64.self, forKey: .forgottenThrough)
+        ?? 0)
+  }
+
+  /// Encodes the entries, the limits and ``forgottenThrough``.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(entries, forKey: .entries)
+    try container.encode(idleLimit, forKey: .idleLimit)
+    try container.encode(maximumClients, forKey: .maximumClients)
+    try container.encode(forgottenThrough, forKey: .forgottenThrough)
+  }
+}
+
+extension ClientLedger.Entry {
+  /// The entry of a client the ledger has not seen: no number used yet.
+  fileprivate static var unused: Self { Self(lastNumber: 0, lastSequence: 0, lastActive: 0) }
+
+  /// Whether one of the client's actions was applied (else it has only rejections).
+  fileprivate var hasApplied: Bool { lastSequence != 0 }
+
+  fileprivate mutating func applied(_ number: UInt64, at sequence: UInt64) {
+    lastNumber = number
+    lastSequence = sequence
+    lastActive = sequence
+  }
+
+  fileprivate mutating func rejected(_ number: UInt64, now: UInt64, rejection: Rejection) {
+    lastNumber = number
+    lastActive = now
+    rejections[number] = rejection
+    if rejections.count > ClientLedger.rejectionsKept, let oldest = rejections.keys.min() {
+      rejections.removeValue(forKey: oldest)
+    }
+  }
+}

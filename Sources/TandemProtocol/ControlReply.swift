@@ -1,0 +1,153 @@
+/// The leader's answer on the control socket to a ``ControlRequest``.
+///
+/// | command | frames after the command |
+/// |---|---|
+/// | `WELCOME` | epoch, sequence, client's last action number, ledger forgotten through, heartbeat interval (ms), updates endpoint |
+/// | `STATE` | epoch, sequence, state hash, state (canonical JSON) |
+/// | `DELTAS` | epoch, count, then per delta: sequence, origin, number, tag, patch |
+/// | `STALE` | epoch, sequence |
+/// | `ACK` | client id, action number, epoch, sequence |
+/// | `REJECT` | client id, action number, reason code, message |
+/// | `PONG` | epoch, sequence |
+/// | `STATS` | statistics (JSON) |
+/// | `ERROR` | code, message |
+public enum ControlReply: Sendable, Equatable {
+  case welcome(
+    Epoch, sequence: UInt64, lastNumber: UInt64, forgottenThrough: UInt64,
+    heartbeatMilliseconds: UInt64, updates: String)
+  case state(Epoch, sequence: UInt64, stateHash: UInt64, document: Frame)
+  case deltas(Epoch, [Delta])
+  case stale(Epoch, sequence: UInt64)
+  case ack(client: String, number: UInt64, Epoch, sequence: UInt64)
+  case reject(client: String, number: UInt64, Rejection)
+  case pong(Epoch, sequence: UInt64)
+  case stats(document: Frame)
+  case error(code: String, message: String)
+
+  /// The message as ZeroMQ frames.
+  public var frames: [Frame] {
+    var frames: [Frame] = []
+    append(to: &frames)
+    return frames
+  }
+
+  /// The frames a ROUTER sends: `routingID`, then the message.
+  package func frames(to routingID: Frame) -> [Frame] {
+    var frames = [routingID]
+    append(to: &frames)
+    return frames
+  }
+
+  private func append(to frames: inout [Frame]) {
+    switch self {
+    case .welcome(
+      let epoch, let sequence, let lastNumber, let forgottenThrough, let heartbeat, let updates):
+      frames.reserveCapacity(frames.count + 7)
+      frames.append(Frame(utf8: "WELCOME"))
+      frames.append(Frame(bigEndian: epoch.rawValue))
+      frames.append(Frame(bigEndian: sequence))
+      frames.append(Frame(bigEndian: lastNumber))
+      frames.append(Frame(bigEndian: forgottenThrough))
+      frames.append(Frame(bigEndian: heartbeat))
+      frames.append(Frame(utf8: updates))
+    case .state(let epoch, let sequence, let hash, let document):
+      frames.reserveCapacity(frames.count + 5)
+      frames.append(Frame(utf8: "STATE"))
+      frames.append(Frame(bigEndian: epoch.rawValue))
+      frames.append(Frame(bigEndian: sequence))
+      frames.append(Frame(bigEndian: hash))
+      frames.append(document)
+    case .deltas(let epoch, let deltas):
+      frames.reserveCapacity(frames.count + 2 + deltas.frameCount)
+      frames.append(Frame(utf8: "DELTAS"))
+      frames.append(Frame(bigEndian: epoch.rawValue))
+      deltas.append(to: &frames)
+    case .stale(let epoch, let sequence):
+      frames.append(Frame(utf8: "STALE"))
+      frames.append(Frame(bigEndian: epoch.rawValue))
+      frames.append(Frame(bigEndian: sequence))
+    case .ack(let client, let number, let epoch, let sequence):
+      frames.reserveCapacity(frames.count + 5)
+      frames.append(ControlReply.ackCommand)
+      frames.append(Frame(utf8: client))
+      frames.append(Frame(bigEndian: number))
+      frames.append(Frame(bigEndian: epoch.rawValue))
+      frames.append(Frame(bigEndian: sequence))
+    case .reject(let client, let number, let rejection):
+      frames.reserveCapacity(frames.count + 5)
+      frames.append(Frame(utf8: "REJECT"))
+      frames.append(Frame(utf8: client))
+      frames.append(Frame(bigEndian: number))
+      frames.append(Frame(utf8: rejection.code.rawValue))
+      frames.append(Frame(utf8: rejection.message))
+    case .pong(let epoch, let sequence):
+      frames.append(Frame(utf8: "PONG"))
+      frames.append(Frame(bigEndian: epoch.rawValue))
+      frames.append(Frame(bigEndian: sequence))
+    case .stats(let document):
+      frames.append(Frame(utf8: "STATS"))
+      frames.append(document)
+    case .error(let code, let message):
+      frames.append(Frame(utf8: "ERROR"))
+      frames.append(Frame(utf8: code))
+      frames.append(Frame(utf8: message))
+    }
+  }
+
+  /// The command frame of `ACK`, the reply to every applied action, made once.
+  private static let ackCommand = Frame(utf8: "ACK")
+
+  /// Parses a reply received on a follower's DEALER socket.
+  public init(frames: [Frame]) throws(ProtocolViolation) {
+    var reader = try FrameReader.command(of: frames)
+    switch reader.command {
+    case "WELCOME":
+      self = .welcome(
+        Epoch(rawValue: try reader.integer("epoch")), sequence: try reader.ordinal("sequence"),
+        lastNumber: try reader.ordinal("last number"),
+        forgottenThrough: try reader.ordinal("forgotten through"),
+        heartbeatMilliseconds: try reader.integer("heartbeat interval"),
+        updates: try reader.text("updates endpoint", limit: 1024))
+    case "STATE":
+      self = .state(
+        Epoch(rawValue: try reader.integer("epoch")), sequence: try reader.ordinal("sequence"),
+        stateHash: try reader.integer("hash"), document: try reader.bytes("state"))
+    case "DELTAS":
+      let epoch = Epoch(rawValue: try reader.integer("epoch"))
+      self = .deltas(epoch, try [Delta](reading: &reader))
+    case "STALE":
+      self = .stale(
+        Epoch(rawValue: try reader.integer("epoch")), sequence: try reader.ordinal("sequence"))
+    case "ACK":
+      self = .ack(
+        client: try reader.text("client"), number: try reader.ordinal("number"),
+        Epoch(rawValue: try reader.integer("epoch")), sequence: try reader.ordinal("sequence"))
+    case "REJECT":
+      let client = try reader.text("client")
+      let number = try reader.ordinal("number")
+      let code = try reader.text("code", limit: 64)
+      let message = try reader.text("message", limit: 4096)
+      self = .reject(
+        client: client, number: number,
+        Rejection(code: Rejection.Code(rawValue: code) ?? .refused, message: message))
+    case "PONG":
+      self = .pong(
+        Epoch(rawValue: try reader.integer("epoch")), sequence: try reader.ordinal("sequence"))
+    case "STATS":
+      self = .stats(document: try reader.bytes("statistics"))
+    case "ERROR":
+      self = .error(
+        code: try reader.text("code", limit: 64), message: try reader.text("message", limit: 4096))
+    default:
+      throw ProtocolViolation("unknown reply command '\(reader.command)'")
+    }
+    try reader.finish()
+  }
+}
+
+extension ControlReply {
+  /// The `ERROR` code that answers a `DISPATCH` arriving on another connection than the one that
+  /// last said `HELLO` for its client id; a follower that gets it stops (another process uses
+  /// its client id).
+  package static let superseded = "superseded"
+}

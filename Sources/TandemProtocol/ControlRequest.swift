@@ -1,0 +1,113 @@
+/// A request a follower sends to the leader's control socket (its DEALER to the leader's ROUTER).
+///
+/// | command | frames after the command | answered with |
+/// |---|---|---|
+/// | `HELLO` | protocol version, client id, schema fingerprint | `WELCOME` or `ERROR` |
+/// | `SNAPSHOT` | (none) | `STATE` |
+/// | `CATCHUP` | epoch, first wanted sequence | `DELTAS` or `STALE` |
+/// | `DISPATCH` | client id, action number, tag, payload | `ACK` or `REJECT` |
+/// | `DISPATCH-QUIET` | as `DISPATCH` | nothing once applied (the delta answers), else as `DISPATCH` |
+/// | `PING` | client id, replica sequence | `PONG` |
+/// | `STATS` | (none) | `STATS` |
+public enum ControlRequest: Sendable, Equatable {
+  case hello(version: String, client: String, fingerprint: String)
+  case snapshot
+  case catchUp(Epoch, from: UInt64)
+  case dispatch(ForwardedAction)
+  /// Like ``dispatch(_:)``, for a follower that reads the deltas: an applied action gets no
+  /// `ACK`, as the delta naming its origin says the same.
+  case dispatchQuietly(ForwardedAction)
+  case ping(client: String, sequence: UInt64)
+  case stats
+
+  /// The protocol version this code speaks, sent in `HELLO`.
+  public static let version = "TSP/4"
+
+  /// The message as ZeroMQ frames.
+  public var frames: [Frame] {
+    switch self {
+    case .hello(let version, let client, let fingerprint):
+      [Frame(utf8: "HELLO"), Frame(utf8: version), Frame(utf8: client), Frame(utf8: fingerprint)]
+    case .snapshot:
+      [Frame(utf8: "SNAPSHOT")]
+    case .catchUp(let epoch, let from):
+      [Frame(utf8: "CATCHUP"), Frame(bigEndian: epoch.rawValue), Frame(bigEndian: from)]
+    case .dispatch(let action):
+      action.frames(command: "DISPATCH")
+    case .dispatchQuietly(let action):
+      action.frames(command: "DISPATCH-QUIET")
+    case .ping(let client, let sequence):
+      [Frame(utf8: "PING"), Frame(utf8: client), Frame(bigEndian: sequence)]
+    case .stats:
+      [Frame(utf8: "STATS")]
+    }
+  }
+
+  /// Parses a request (the frames after the ROUTER's routing id).
+  public init(frames: [Frame]) throws(ProtocolViolation) {
+    try self.init(frames: frames, from: 0)
+  }
+
+  /// Parses the request in `frames[start...]` (a ROUTER's message from 1 on, after its routing
+  /// id), without copying the frames out first.
+  package init(frames: [Frame], from start: Int) throws(ProtocolViolation) {
+    var reader = try FrameReader.command(of: frames, at: start)
+    switch reader.command {
+    case "HELLO":
+      self = .hello(
+        version: try reader.text("version", limit: 32), client: try reader.clientID(),
+        fingerprint: try reader.text("fingerprint"))
+    case "SNAPSHOT":
+      self = .snapshot
+    case "CATCHUP":
+      self = .catchUp(
+        Epoch(rawValue: try reader.integer("epoch")), from: try reader.ordinal("from"))
+    case "DISPATCH":
+      self = .dispatch(try ForwardedAction(reading: &reader))
+    case "DISPATCH-QUIET":
+      self = .dispatchQuietly(try ForwardedAction(reading: &reader))
+    case "PING":
+      self = .ping(client: try reader.clientID(), sequence: try reader.ordinal("sequence"))
+    case "STATS":
+      self = .stats
+    default:
+      throw ProtocolViolation("unknown control command '\(reader.command)'")
+    }
+    try reader.finish()
+  }
+}
+
+/// An action a follower forwards to the leader: its client id, its number, its tag and its
+/// payload as JSON bytes.
+public struct ForwardedAction: Sendable, Equatable {
+  public var client: String
+  public var number: UInt64
+  public var tag: String
+  public var payload: Frame
+
+  public init(client: String, number: UInt64, tag: String, payload: Frame) {
+    self.client = client
+    self.number = number
+    self.tag = tag
+    self.payload = payload
+  }
+
+  /// Reads the frames after a dispatch command.
+  package init(reading reader: inout FrameReader) throws(ProtocolViolation) {
+    let client = try reader.clientID()
+    let number = try reader.ordinal("number")
+    // A follower numbers its actions from 1; 0 would be taken for a duplicate of nothing.
+    guard number > 0 else { throw ProtocolViolation("\(reader.command): number is 0") }
+    self.init(
+      client: client, number: number, tag: try reader.text("tag"),
+      payload: try reader.bytes("payload"))
+  }
+
+  /// The request's frames, after `command`.
+  package func frames(command: String) -> [Frame] {
+    [
+      Frame(utf8: command), Frame(utf8: client), Frame(bigEndian: number), Frame(utf8: tag),
+      payload,
+    ]
+  }
+}
