@@ -112,6 +112,7 @@ let package = Package(
     .testTarget(name: "TandemTests", dependencies: ["Tandem"]),
     .testTarget(name: "StatePatchTests", dependencies: ["StatePatch"]),
     .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
+    .testTarget(name: "TandemProtocolTests", dependencies: ["TandemProtocol"]),
     .testTarget(
       name: "TandemSyncTests", dependencies: ["TandemProtocol", "TandemJournal", "TandemSync"]
     ),

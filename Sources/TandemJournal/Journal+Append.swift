@@ -70,6 +70,7 @@ extension Journal {
                 try row.bind(action.tag, at: 4)
                 // Only the delta's last row carries its patch; an empty one continues.
                 try row.bind(sequence == delta.sequence ? delta.patch : [], at: 5)
+                try row.bind(action.origin.generation, at: 6)
                 _ = try row.step()
               }
             }

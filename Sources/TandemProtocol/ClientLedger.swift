@@ -9,7 +9,11 @@
 ///   read-your-writes holds);
 /// - a number above `last + 1` is a gap: refused without using a number up, and the follower
 ///   realigns with the ledger and resends in order;
-/// - a rejected action uses its number up.
+/// - a rejected action uses its number up;
+/// - the process that owns a client id is known by its **generation**, which the ledger hands
+///   out at `HELLO` (``hello(client:generation:now:fresh:)``): a process that was handed a generation
+///   older than the client's current one was taken over by another process, and is refused, so
+///   that its unanswered actions are never answered as duplicates of the other's.
 ///
 /// The ledger is part of the leader's state: it is journaled with the deltas that change it and
 /// restored at recovery. It forgets clients idle for longer than ``idleLimit`` sequences, and
@@ -29,13 +33,44 @@ public struct ClientLedger: Sendable, Equatable, Codable {
     /// The client's latest rejected numbers with their rejections (at most
     /// ``ClientLedger/rejectionsKept``), so a rejected action sent again is rejected again.
     public var rejections: [UInt64: Rejection] = [:]
+    /// The generation of the process that owns the client id: the one the latest `HELLO` that
+    /// took the id over was handed (0 when no process said `HELLO` for it).
+    public var generation: UInt64 = 0
 
     /// An entry with no rejections kept.
-    public init(lastNumber: UInt64, lastSequence: UInt64, lastActive: UInt64) {
+    public init(
+      lastNumber: UInt64, lastSequence: UInt64, lastActive: UInt64, generation: UInt64 = 0
+    ) {
       self.lastNumber = lastNumber
       self.lastSequence = lastSequence
       self.lastActive = lastActive
+      self.generation = generation
     }
+
+    private enum CodingKeys: String, CodingKey {
+      case lastNumber, lastSequence, lastActive, rejections, generation
+    }
+
+    /// Decodes an entry (one encoded without a generation has 0: no owner known).
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      self.init(
+        lastNumber: try container.decode(UInt64.self, forKey: .lastNumber),
+        lastSequence: try container.decode(UInt64.self, forKey: .lastSequence),
+        lastActive: try container.decode(UInt64.self, forKey: .lastActive),
+        generation: try container.decodeIfPresent(UInt64.self, forKey: .generation) ?? 0)
+      rejections = try container.decode([UInt64: Rejection].self, forKey: .rejections)
+    }
+  }
+
+  /// What to answer a `HELLO`.
+  public enum Greeting: Sendable, Equatable {
+    /// Welcome the process: from now on it owns the client id under this generation (the one
+    /// it sent, when it already owned the id; else a new one, which takes the id over).
+    case welcome(generation: UInt64)
+    /// Another process took the client id over since this one was handed its generation:
+    /// refuse it (`superseded`); `current` is the owner's generation.
+    case superseded(current: UInt64)
   }
 
   /// What to do with a forwarded action.
@@ -107,6 +142,65 @@ public struct ClientLedger: Sendable, Equatable, Codable {
     return .outOfOrder(expected: last + 1)
   }
 
+  /// Answers a `HELLO` of `client` from a process handed `generation` (0 for a process that has
+  /// not been welcomed yet), where `fresh` (at least 1) is a random step the caller draws for a
+  /// new owner:
+  /// - the process that owns the id keeps it (`generation` is the ledger's);
+  /// - a process handed an older generation than the ledger's was taken over, and is refused;
+  /// - a generation above the ledger's is one this ledger did not record (it lost the `HELLO`
+  ///   that handed it, or the process was welcomed in another history): the process owns the
+  ///   id under it;
+  /// - a new process takes the id over under the ledger's generation plus `fresh`. The random
+  ///   step keeps the generations of two ledgers apart (a leader that started a new history
+  ///   hands out generations a returning process may also hold from the old one): two
+  ///   processes never own an id under one generation, which would let one's deltas answer the
+  ///   other's actions.
+  ///
+  /// `now` is the leader's sequence, the activity of an entry the `HELLO` creates.
+  public mutating func hello(
+    client: String, generation: UInt64, now: UInt64, fresh: UInt64
+  ) -> Greeting {
+    let current = entries[client]?.generation ?? 0
+    if generation != 0 && generation < current { return .superseded(current: current) }
+    if generation != 0 && generation == current { return .welcome(generation: generation) }
+    let (stepped, overflow) = current.addingReportingOverflow(max(fresh, 1))
+    let owner = generation != 0 ? generation : (overflow ? UInt64.max : stepped)
+    own(client, generation: owner, now: now)
+    return .welcome(generation: owner)
+  }
+
+  /// Whether an action sent by a process handed `generation` is its owner's.
+  public enum Sender: Sendable, Equatable {
+    /// The owner's (or a sender that said no `HELLO`, generation 0, which is not checked).
+    case owner
+    /// A process another process took the client id over from: refuse it (`superseded`).
+    case superseded(current: UInt64)
+  }
+
+  /// Who sent an action of `client` from a process handed `generation`: a generation below the
+  /// ledger's is a process taken over; one above it, a generation this ledger did not record,
+  /// becomes the owner's (as at ``hello(client:generation:now:fresh:)``). `now` is the leader's
+  /// sequence.
+  public mutating func admit(client: String, generation: UInt64, now: UInt64) -> Sender {
+    guard generation != 0 else { return .owner }
+    let current = entries[client]?.generation ?? 0
+    if generation < current { return .superseded(current: current) }
+    if generation > current { own(client, generation: generation, now: now) }
+    return .owner
+  }
+
+  /// Makes `generation` the owner's of `client` (a new entry is active at `now`).
+  private mutating func own(_ client: String, generation: UInt64, now: UInt64) {
+    if entries[client] != nil {
+      entries[client]!.generation = generation
+    } else {
+      update(client) { entry in
+        entry.generation = generation
+        entry.lastActive = now
+      }
+    }
+  }
+
   /// Records that `number` of `client` took effect at `sequence`.
   public mutating func recordApplied(client: String, number: UInt64, sequence: UInt64) {
     update(client) { $0.applied(number, at: sequence) }
@@ -121,7 +215,7 @@ public struct ClientLedger: Sendable, Equatable, Codable {
   }
 
   /// Puts `client`'s entry back after a batch that did not commit: to `before` (its entry before
-  /// the batch, nil for none), keeping the numbers the batch used and the rejections it recorded
+  /// the batch, nil for none), keeping the numbers the batch used, its owner's generation and the rejections it recorded
   /// (from `after`, the entry after the batch), and recording each of its actions the batch
   /// applied, `undone`, as rejected with `rejection`.
   package mutating func revert(
@@ -133,6 +227,7 @@ public struct ClientLedger: Sendable, Equatable, Codable {
       entry.rejections = after.rejections
       for number in undone { entry.rejected(number, now: now, rejection: rejection) }
       entry.lastNumber = after.lastNumber
+      entry.generation = after.generation
       entry.lastActive = now
     }
   }
@@ -203,7 +298,8 @@ public struct ClientLedger: Sendable, Equatable, Codable {
 
   /// Forgets `client`, the oldest of its queue; returns it.
   private mutating func forget(_ client: String, hasApplied: Bool) -> String {
-    if let entry = entries.removeValue(forKey: client) {
+    // An entry that used no number (a HELLO's alone) had no action that could have been applied.
+    if let entry = entries.removeValue(forKey: client), entry.lastNumber != 0 {
       forgottenThrough = max(forgottenThrough, entry.lastActive)
     }
     if hasApplied { applied.removeOldest() } else { rejectedOnly.removeOldest() }

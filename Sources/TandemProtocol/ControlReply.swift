@@ -2,7 +2,7 @@
 ///
 /// | command | frames after the command |
 /// |---|---|
-/// | `WELCOME` | epoch, sequence, client's last action number, ledger forgotten through, heartbeat interval (ms), updates endpoint |
+/// | `WELCOME` | epoch, sequence, client's last action number, ledger forgotten through, heartbeat interval (ms), updates endpoint, the follower's generation |
 /// | `STATE` | epoch, sequence, state hash, state (canonical JSON) |
 /// | `DELTAS` | epoch, count, then per delta: sequence, origin, number, tag, patch |
 /// | `STALE` | epoch, sequence |
@@ -14,7 +14,7 @@
 public enum ControlReply: Sendable, Equatable {
   case welcome(
     Epoch, sequence: UInt64, lastNumber: UInt64, forgottenThrough: UInt64,
-    heartbeatMilliseconds: UInt64, updates: String)
+    heartbeatMilliseconds: UInt64, updates: String, generation: UInt64 = 0)
   case state(Epoch, sequence: UInt64, stateHash: UInt64, document: Frame)
   case deltas(Epoch, [Delta])
   case stale(Epoch, sequence: UInt64)
@@ -41,8 +41,9 @@ public enum ControlReply: Sendable, Equatable {
   private func append(to frames: inout [Frame]) {
     switch self {
     case .welcome(
-      let epoch, let sequence, let lastNumber, let forgottenThrough, let heartbeat, let updates):
-      frames.reserveCapacity(frames.count + 7)
+      let epoch, let sequence, let lastNumber, let forgottenThrough, let heartbeat, let updates,
+      let generation):
+      frames.reserveCapacity(frames.count + 8)
       frames.append(Frame(utf8: "WELCOME"))
       frames.append(Frame(bigEndian: epoch.rawValue))
       frames.append(Frame(bigEndian: sequence))
@@ -50,6 +51,7 @@ public enum ControlReply: Sendable, Equatable {
       frames.append(Frame(bigEndian: forgottenThrough))
       frames.append(Frame(bigEndian: heartbeat))
       frames.append(Frame(utf8: updates))
+      frames.append(Frame(bigEndian: generation))
     case .state(let epoch, let sequence, let hash, let document):
       frames.reserveCapacity(frames.count + 5)
       frames.append(Frame(utf8: "STATE"))
@@ -107,7 +109,8 @@ public enum ControlReply: Sendable, Equatable {
         lastNumber: try reader.ordinal("last number"),
         forgottenThrough: try reader.ordinal("forgotten through"),
         heartbeatMilliseconds: try reader.integer("heartbeat interval"),
-        updates: try reader.text("updates endpoint", limit: 1024))
+        updates: try reader.text("updates endpoint", limit: 1024),
+        generation: try reader.integer("generation"))
     case "STATE":
       self = .state(
         Epoch(rawValue: try reader.integer("epoch")), sequence: try reader.ordinal("sequence"),
@@ -147,7 +150,8 @@ public enum ControlReply: Sendable, Equatable {
 
 extension ControlReply {
   /// The `ERROR` code that answers a `DISPATCH` arriving on another connection than the one that
-  /// last said `HELLO` for its client id; a follower that gets it stops (another process uses
-  /// its client id).
+  /// last said `HELLO` for its client id, and a `HELLO` from a process another process took its
+  /// client id over from (see ``ClientLedger/hello(client:generation:now:)``); a follower that
+  /// gets it stops (another process uses its client id).
   package static let superseded = "superseded"
 }

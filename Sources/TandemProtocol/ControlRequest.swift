@@ -2,15 +2,16 @@
 ///
 /// | command | frames after the command | answered with |
 /// |---|---|---|
-/// | `HELLO` | protocol version, client id, schema fingerprint | `WELCOME` or `ERROR` |
+/// | `HELLO` | protocol version, client id, schema fingerprint, generation | `WELCOME` or `ERROR` |
 /// | `SNAPSHOT` | (none) | `STATE` |
 /// | `CATCHUP` | epoch, first wanted sequence | `DELTAS` or `STALE` |
-/// | `DISPATCH` | client id, action number, tag, payload | `ACK` or `REJECT` |
+/// | `DISPATCH` | client id, action number, generation, tag, payload | `ACK` or `REJECT` |
 /// | `DISPATCH-QUIET` | as `DISPATCH` | nothing once applied (the delta answers), else as `DISPATCH` |
 /// | `PING` | client id, replica sequence | `PONG` |
 /// | `STATS` | (none) | `STATS` |
 public enum ControlRequest: Sendable, Equatable {
-  case hello(version: String, client: String, fingerprint: String)
+  /// `generation` is the one the process's last `WELCOME` handed it, 0 before its first.
+  case hello(version: String, client: String, fingerprint: String, generation: UInt64 = 0)
   case snapshot
   case catchUp(Epoch, from: UInt64)
   case dispatch(ForwardedAction)
@@ -21,13 +22,16 @@ public enum ControlRequest: Sendable, Equatable {
   case stats
 
   /// The protocol version this code speaks, sent in `HELLO`.
-  public static let version = "TSP/4"
+  public static let version = "TSP/5"
 
   /// The message as ZeroMQ frames.
   public var frames: [Frame] {
     switch self {
-    case .hello(let version, let client, let fingerprint):
-      [Frame(utf8: "HELLO"), Frame(utf8: version), Frame(utf8: client), Frame(utf8: fingerprint)]
+    case .hello(let version, let client, let fingerprint, let generation):
+      [
+        Frame(utf8: "HELLO"), Frame(utf8: version), Frame(utf8: client), Frame(utf8: fingerprint),
+        Frame(bigEndian: generation),
+      ]
     case .snapshot:
       [Frame(utf8: "SNAPSHOT")]
     case .catchUp(let epoch, let from):
@@ -54,9 +58,14 @@ public enum ControlRequest: Sendable, Equatable {
     var reader = try FrameReader.command(of: frames, at: start)
     switch reader.command {
     case "HELLO":
+      let version = try reader.text("version", limit: 32)
+      let client = try reader.clientID()
+      let fingerprint = try reader.text("fingerprint")
+      // An older follower's HELLO ends at its fingerprint: the leader refuses its version.
+      let generation =
+        version == Self.version || reader.hasMore ? try reader.integer("generation") : 0
       self = .hello(
-        version: try reader.text("version", limit: 32), client: try reader.clientID(),
-        fingerprint: try reader.text("fingerprint"))
+        version: version, client: client, fingerprint: fingerprint, generation: generation)
     case "SNAPSHOT":
       self = .snapshot
     case "CATCHUP":
@@ -82,12 +91,18 @@ public enum ControlRequest: Sendable, Equatable {
 public struct ForwardedAction: Sendable, Equatable {
   public var client: String
   public var number: UInt64
+  /// The generation the sender's last `WELCOME` handed it; 0 for a sender that said no
+  /// `HELLO`, whose action the leader checks against no owner's generation.
+  public var generation: UInt64
   public var tag: String
   public var payload: Frame
 
-  public init(client: String, number: UInt64, tag: String, payload: Frame) {
+  public init(
+    client: String, number: UInt64, generation: UInt64 = 0, tag: String, payload: Frame
+  ) {
     self.client = client
     self.number = number
+    self.generation = generation
     self.tag = tag
     self.payload = payload
   }
@@ -99,15 +114,15 @@ public struct ForwardedAction: Sendable, Equatable {
     // A follower numbers its actions from 1; 0 would be taken for a duplicate of nothing.
     guard number > 0 else { throw ProtocolViolation("\(reader.command): number is 0") }
     self.init(
-      client: client, number: number, tag: try reader.text("tag"),
-      payload: try reader.bytes("payload"))
+      client: client, number: number, generation: try reader.integer("generation"),
+      tag: try reader.text("tag"), payload: try reader.bytes("payload"))
   }
 
   /// The request's frames, after `command`.
   package func frames(command: String) -> [Frame] {
     [
-      Frame(utf8: command), Frame(utf8: client), Frame(bigEndian: number), Frame(utf8: tag),
-      payload,
+      Frame(utf8: command), Frame(utf8: client), Frame(bigEndian: number),
+      Frame(bigEndian: generation), Frame(utf8: tag), payload,
     ]
   }
 }

@@ -38,16 +38,17 @@ public struct Delta: Sendable, Equatable {
   }
 
   /// How many frames ``append(to:)`` writes.
-  package var frameCount: Int { 3 + 3 * actions.count }
+  package var frameCount: Int { 3 + 4 * actions.count }
 
   /// Appends the frames after the epoch: sequence, action count, then origin client, action
-  /// number and tag of each action, then the patch.
+  /// number, the sender's generation and tag of each action, then the patch.
   package func append(to frames: inout [Frame]) {
     frames.append(Frame(bigEndian: sequence))
     frames.append(Frame(bigEndian: UInt64(actions.count)))
     for action in actions {
       frames.append(Frame(utf8: action.origin.client))
       frames.append(Frame(bigEndian: action.origin.number))
+      frames.append(Frame(bigEndian: action.origin.generation))
       frames.append(Frame(utf8: action.tag))
     }
     frames.append(patch)
@@ -61,7 +62,7 @@ public struct Delta: Sendable, Equatable {
       throw ProtocolViolation(
         "\(reader.command): a delta at sequence \(sequence) cannot apply \(count) actions")
     }
-    guard count <= UInt64(reader.remaining / 3) else {
+    guard count <= UInt64(reader.remaining / 4) else {
       throw ProtocolViolation("\(reader.command): action count \(count) exceeds the frames sent")
     }
     var actions: [AppliedAction] = []
@@ -72,7 +73,9 @@ public struct Delta: Sendable, Equatable {
       count == 1 ? try reader.text(field) : try reader.text(field, reusing: &recent)
     }
     for _ in 0..<count {
-      let origin = Origin(client: try text("origin"), number: try reader.ordinal("number"))
+      let origin = Origin(
+        client: try text("origin"), number: try reader.ordinal("number"),
+        generation: try reader.integer("generation"))
       actions.append(AppliedAction(origin: origin, tag: try text("tag")))
     }
     self.init(sequence: sequence, actions: actions, patch: try reader.bytes("patch"))
@@ -92,9 +95,9 @@ extension [Delta] {
   /// Reads the frames that ``append(to:)`` writes.
   package init(reading reader: inout FrameReader) throws(ProtocolViolation) {
     let count = try reader.integer("count")
-    // Each delta takes at least 6 frames: refuse a count the message cannot hold before
+    // Each delta takes at least 7 frames: refuse a count the message cannot hold before
     // reserving room for it.
-    guard count <= UInt64(reader.remaining / 6) else {
+    guard count <= UInt64(reader.remaining / 7) else {
       throw ProtocolViolation("\(reader.command): count \(count) exceeds the frames sent")
     }
     self = []
@@ -122,10 +125,16 @@ public struct Origin: Sendable, Hashable, CustomStringConvertible {
   public var client: String
   /// The follower's number for the action (1, 2, 3...); 0 for the leader's own dispatches.
   public var number: UInt64
+  /// The generation of the process that sent the action, as the leader handed it at `HELLO`
+  /// (0 for the leader's own dispatches and for a sender that said no `HELLO`): a delta
+  /// answers a follower's action only when it names the follower's own generation, so that
+  /// the actions of a process that took its client id over never answer its own.
+  public var generation: UInt64
 
-  public init(client: String, number: UInt64) {
+  public init(client: String, number: UInt64, generation: UInt64 = 0) {
     self.client = client
     self.number = number
+    self.generation = generation
   }
 
   /// The leader's own dispatches.

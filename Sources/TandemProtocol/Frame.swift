@@ -59,7 +59,8 @@ package struct FrameReader {
   }
 
   /// The next frame as UTF-8 text of at most `limit` bytes.
-  package mutating func text(_ field: String, limit: Int = 256) throws(ProtocolViolation) -> String {
+  package mutating func text(_ field: String, limit: Int = 256) throws(ProtocolViolation) -> String
+  {
     try text(field, limit: limit) { String(validUTF8: $0) }
   }
 

@@ -38,7 +38,9 @@ let followerCommand = Command(
     read-your-writes was violated; 64 on a usage error; 69 when the leader did not answer;
     74 when the summary cannot be written to standard output, or the status file cannot be
     written there (a directory, a FIFO or a device, a directory that does not exist or cannot
-    be written); 76 when the leader refused this follower (another schema).
+    be written); 76 when the leader refused this follower (another schema, or another process
+    took its client id over while this one was away: its unanswered actions may or may not
+    have been applied).
     """,
   run: { words in
     var arguments = try CommandLineArguments(words, flags: ["stay", "json"])
@@ -107,7 +109,14 @@ let followerCommand = Command(
         throw error
       }
       if !stay {
+        let stopReason = follower.stopReason
         shutdown.run()
+        if case .refused(let code, let message) = stopReason {
+          throw CommandFailure(
+            .protocolError,
+            "the leader refused this follower (\(code)): \(message); \(report.failed) actions "
+              + "failed")
+        }
         if report.failed + report.rejected + report.violations > 0 {
           throw CommandFailure(.failure, "some actions failed or broke read-your-writes")
         }

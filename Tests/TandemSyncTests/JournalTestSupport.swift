@@ -1,5 +1,5 @@
-
 import Foundation
+
 @testable import TandemJournal
 @testable import TandemProtocol
 @testable import TandemSync
@@ -47,9 +47,24 @@ func alterJournal(_ path: String, _ sql: String) throws {
   try connection.execute(sql)
 }
 
-/// Turns the closed journal at `path` into the version 2 format: the same tables, without the
-/// ledger's forgotten-through record.
+/// Turns the closed journal at `path` into the version 3 format: the same tables, without the
+/// ledgers' generations.
+func downgradeToVersion3(_ path: String) throws {
+  try alterJournal(
+    path,
+    """
+    ALTER TABLE deltas DROP COLUMN generation;
+    ALTER TABLE ledger DROP COLUMN generation;
+    ALTER TABLE snapshot_ledger DROP COLUMN generation;
+    PRAGMA user_version = 3;
+    UPDATE meta SET value = 3 WHERE key = 'version';
+    """)
+}
+
+/// Turns the closed journal at `path` into the version 2 format: the version 3 one, without
+/// the ledger's forgotten-through record.
 func downgradeToVersion2(_ path: String) throws {
+  try downgradeToVersion3(path)
   try alterJournal(
     path,
     """

@@ -1,7 +1,7 @@
+import Testing
 
 @testable import TandemProtocol
 @testable import TandemSync
-import Testing
 
 @Suite("Wire format")
 struct WireFormatTests {
@@ -47,30 +47,33 @@ struct WireFormatTests {
 
   @Test func deltaFramesAreInTheDocumentedOrder() {
     let frames = UpdateMessage.delta(epoch, delta).frames
-    #expect(frames.count == 8)
+    #expect(frames.count == 9)
     #expect(frames[0] == Array("DELTA".utf8))
     #expect(frames[1] == Frame(bigEndian: epoch.rawValue))
     #expect(frames[2] == Frame(bigEndian: 42))
     #expect(frames[3] == Frame(bigEndian: 1))
     #expect(frames[4] == Array("web-1".utf8))
     #expect(frames[5] == Frame(bigEndian: 7))
-    #expect(frames[6] == Array("bookmark.add".utf8))
-    #expect(frames[7] == delta.patch)
+    #expect(frames[6] == Frame(bigEndian: delta.actions[0].origin.generation))
+    #expect(frames[7] == Array("bookmark.add".utf8))
+    #expect(frames[8] == delta.patch)
   }
 
   @Test func aDeltaOfSeveralActionsCarriesEachOnesOriginAndTag() throws {
     let several = Delta(
       sequence: 12,
       actions: [
-        AppliedAction(origin: Origin(client: "web-1", number: 8), tag: "bookmark.add"),
+        AppliedAction(
+          origin: Origin(client: "web-1", number: 8, generation: 3), tag: "bookmark.add"),
         AppliedAction(origin: .leader, tag: "tick"),
         AppliedAction(origin: Origin(client: "worker", number: 2), tag: "repo.loaded"),
       ],
       patch: Array("[]".utf8))
     let frames = UpdateMessage.delta(epoch, several).frames
-    #expect(frames.count == 5 + 3 * 3)
+    #expect(frames.count == 5 + 3 * 4)
     #expect(frames[3] == Frame(bigEndian: 3))
-    #expect(frames[7] == Array("".utf8))
+    #expect(frames[6] == Frame(bigEndian: 3))
+    #expect(frames[8] == Array("".utf8))
     #expect(try UpdateMessage(frames: frames) == .delta(epoch, several))
     #expect(several.firstSequence == 10)
     #expect(several.sequencedActions.map(\.sequence) == [10, 11, 12])

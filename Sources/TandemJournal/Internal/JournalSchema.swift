@@ -2,18 +2,19 @@ import TandemProtocol
 
 /// The journal's file format: SQL, identifiers and version.
 ///
-/// Version 3 (see the Journal article in the DocC catalog for the meaning of every column):
+/// Version 4 (see the Journal article in the DocC catalog for the meaning of every column):
 /// `meta` (key/value: epoch, format, session markers, the ledger's forgotten-through sequence),
 /// `deltas` (one row per sequence, i.e.
 /// per action; a delta of several actions takes a row each, all but its last with an empty
 /// patch),
 /// `ledger` (the client ledger as of the last commit), `snapshots` and `snapshot_ledger`
-/// (the state document and the whole ledger at a sequence). Version 2 lacked the
-/// forgotten-through record, and version 1 also the ledgers' `rejections` column; a leader
-/// opening such a journal adds them (``addRejectionColumns``, ``upgradeToCurrent``).
+/// (the state document and the whole ledger at a sequence). Version 3 lacked the ledgers'
+/// `generation` column, version 2 also the forgotten-through record, and version 1 also the
+/// ledgers' `rejections` column; a leader opening such a journal adds them
+/// (``addRejectionColumns``, ``addGenerationColumns``, ``upgradeToCurrent``).
 package enum JournalSchema {
   /// The format version this build reads and writes (`PRAGMA user_version`).
-  package static let version: Int64 = 3
+  package static let version: Int64 = 4
   /// `PRAGMA application_id`: "TNDM" in ASCII, marking the file as a Tandem journal.
   package static let applicationID: Int64 = 0x544E_444D
   /// The first 16 bytes of every SQLite 3 database file.
@@ -44,14 +45,16 @@ package enum JournalSchema {
       client TEXT NOT NULL,
       number INTEGER NOT NULL,
       tag TEXT NOT NULL,
-      patch BLOB NOT NULL
+      patch BLOB NOT NULL,
+      generation INTEGER NOT NULL DEFAULT 0
     ) STRICT;
     CREATE TABLE ledger (
       client TEXT PRIMARY KEY NOT NULL,
       last_number INTEGER NOT NULL,
       last_sequence INTEGER NOT NULL,
       last_active INTEGER NOT NULL,
-      rejections BLOB NOT NULL
+      rejections BLOB NOT NULL,
+      generation INTEGER NOT NULL DEFAULT 0
     ) STRICT, WITHOUT ROWID;
     CREATE TABLE snapshots (
       sequence INTEGER PRIMARY KEY NOT NULL,
@@ -65,6 +68,7 @@ package enum JournalSchema {
       last_sequence INTEGER NOT NULL,
       last_active INTEGER NOT NULL,
       rejections BLOB NOT NULL,
+      generation INTEGER NOT NULL DEFAULT 0,
       PRIMARY KEY (snapshot, client)
     ) STRICT, WITHOUT ROWID;
     """
@@ -73,21 +77,27 @@ package enum JournalSchema {
   // MARK: Statements used on the hot paths (prepared once per connection, then reused)
 
   package static let insertDelta =
-    "INSERT INTO deltas (sequence, client, number, tag, patch) VALUES (?1, ?2, ?3, ?4, ?5)"
+    """
+    INSERT INTO deltas (sequence, client, number, tag, patch, generation)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+    """
   package static let upsertLedger = """
-    INSERT INTO ledger (client, last_number, last_sequence, last_active, rejections)
-    VALUES (?1, ?2, ?3, ?4, ?5)
+    INSERT INTO ledger (client, last_number, last_sequence, last_active, rejections, generation)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6)
     ON CONFLICT (client) DO UPDATE
-    SET last_number = ?2, last_sequence = ?3, last_active = ?4, rejections = ?5
+    SET last_number = ?2, last_sequence = ?3, last_active = ?4, rejections = ?5, generation = ?6
     """
   package static let copyLedgerToSnapshot = """
     INSERT INTO snapshot_ledger
-    (snapshot, client, last_number, last_sequence, last_active, rejections)
-    SELECT ?1, client, last_number, last_sequence, last_active, rejections FROM ledger
+    (snapshot, client, last_number, last_sequence, last_active, rejections, generation)
+    SELECT ?1, client, last_number, last_sequence, last_active, rejections, generation FROM ledger
     """
   package static let deleteLedger = "DELETE FROM ledger WHERE client = ?1"
   package static let selectDeltasFrom =
-    "SELECT sequence, client, number, tag, patch FROM deltas WHERE sequence >= ?1 ORDER BY sequence"
+    """
+    SELECT sequence, client, number, tag, patch, generation FROM deltas WHERE sequence >= ?1
+    ORDER BY sequence
+    """
   package static let selectMeta = "SELECT value FROM meta WHERE key = ?1"
   package static let upsertMeta =
     "INSERT INTO meta (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = ?2"
@@ -97,10 +107,13 @@ package enum JournalSchema {
     ON CONFLICT (key) DO UPDATE SET value = max(value, ?1)
     """
   package static let selectLedger =
-    "SELECT client, last_number, last_sequence, last_active, rejections FROM ledger ORDER BY client"
+    """
+    SELECT client, last_number, last_sequence, last_active, rejections, generation FROM ledger
+    ORDER BY client
+    """
   package static let selectSnapshotLedger = """
-    SELECT client, last_number, last_sequence, last_active, rejections FROM snapshot_ledger
-    WHERE snapshot = ?1 ORDER BY client
+    SELECT client, last_number, last_sequence, last_active, rejections, generation
+    FROM snapshot_ledger WHERE snapshot = ?1 ORDER BY client
     """
 
   /// Turns a version 1 journal into a version 2 one (then ``upgradeToCurrent``): its ledgers
@@ -110,7 +123,17 @@ package enum JournalSchema {
     ALTER TABLE snapshot_ledger ADD COLUMN rejections BLOB NOT NULL DEFAULT x'5b5d';
     """
 
-  /// Turns a version 2 journal into this version. Whether its leaders forgot clients, and how
+  /// Turns a version 3 (or older) journal into a version 4 one (then ``upgradeToCurrent``): no
+  /// owner of a client id is known, so the next `HELLO` of each client takes its id over, and
+  /// the deltas name no sender's generation.
+  package static let addGenerationColumns = """
+    ALTER TABLE deltas ADD COLUMN generation INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE ledger ADD COLUMN generation INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE snapshot_ledger ADD COLUMN generation INTEGER NOT NULL DEFAULT 0;
+    """
+
+  /// Turns a version 2 or 3 journal into this version (a version 3 one has its
+  /// forgotten-through record already). Whether its leaders forgot clients, and how
   /// recently those were active, is not recorded, so the forgotten-through record starts at the
   /// last sequence it holds: a follower unknown to the leader treats every action it sent before
   /// as possibly applied (``ClientLedger/forgottenThrough``).

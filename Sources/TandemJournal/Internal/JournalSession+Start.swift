@@ -34,6 +34,7 @@ extension JournalSession {
       if let version = pending.upgradesFrom {
         try sqlite { () throws(SQLiteError) in
           if version == 1 { try connection.execute(JournalSchema.addRejectionColumns) }
+          if version <= 3 { try connection.execute(JournalSchema.addGenerationColumns) }
           try connection.execute(JournalSchema.upgradeToCurrent)
         }
       }

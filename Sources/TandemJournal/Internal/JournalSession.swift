@@ -172,7 +172,9 @@ package final class JournalSession {
         while try row.step() {
           let rowSequence = try row.sequence(at: 0, in: "deltas")
           let action = AppliedAction(
-            origin: Origin(client: row.text(at: 1, reusing: &recent), number: row.uint64(at: 2)),
+            origin: Origin(
+              client: row.text(at: 1, reusing: &recent), number: row.uint64(at: 2),
+              generation: row.uint64(at: 5)),
             tag: row.text(at: 3, reusing: &recent))
           let expected = pendingFirst &+ UInt64(pending.count)
           if !pending.isEmpty, rowSequence != expected {

@@ -2,10 +2,11 @@ import StatePatch
 import TandemProtocol
 
 /// How the `ledger` and `snapshot_ledger` tables hold a ``ClientLedger/Entry``: parameters and
-/// columns in the order client, last number, last sequence, last active, rejections. The
+/// columns in the order client, last number, last sequence, last active, rejections,
+/// generation. The
 /// rejections are the canonical JSON array of `[number, code, message]` triples, by number.
 extension SQLiteStatement {
-  /// Binds `client`'s `entry` as parameters 1 to 5.
+  /// Binds `client`'s `entry` as parameters 1 to 6.
   package func bindLedgerEntry(_ entry: ClientLedger.Entry, of client: String) throws(SQLiteError) {
     try bind(client, at: 1)
     try bind(entry.lastNumber, at: 2)
@@ -16,15 +17,17 @@ extension SQLiteStatement {
       return [.uint(number), .string(rejection.code.rawValue), .string(rejection.message)]
     }
     try bind(JSONValue.array(rejections).canonicalBytes(), at: 5)
+    try bind(entry.generation, at: 6)
   }
 
-  /// The client and the entry of the current row (columns 0 to 4).
+  /// The client and the entry of the current row (columns 0 to 5).
   ///
   /// - Throws: an `SQLITE_CORRUPT` error when the rejections column does not read.
   package func ledgerEntry() throws(SQLiteError) -> (client: String, entry: ClientLedger.Entry) {
     let client = text(at: 0)
     var entry = ClientLedger.Entry(
-      lastNumber: uint64(at: 1), lastSequence: uint64(at: 2), lastActive: uint64(at: 3))
+      lastNumber: uint64(at: 1), lastSequence: uint64(at: 2), lastActive: uint64(at: 3),
+      generation: uint64(at: 5))
     guard let rejections = Self.rejections(from: blob(at: 4)) else {
       throw .corruptJournal("the rejections of client \(client) are not a list of rejections")
     }

@@ -16,6 +16,9 @@ package struct ReplicaSync {
     case verify(stateHash: UInt64)
     /// Drop the connection and join again after a back-off.
     case reconnect(reason: String)
+    /// Tell the operator (the follower logs it as an error): something the follower cannot
+    /// put right by itself happened, such as a leader that lost the end of its history.
+    case report(String)
   }
 
   /// Where the join stands.
@@ -38,6 +41,9 @@ package struct ReplicaSync {
     package var gapsRepaired = 0
     package var resyncs = 0
     package var hashMismatches = 0
+    /// Times the leader answered a `PING` with a sequence below the one the replica showed
+    /// when it sent it, in the same epoch: the leader lost the end of its history.
+    package var aheadOfLeader = 0
   }
 
   package private(set) var phase = Phase.greeting {
@@ -57,6 +63,16 @@ package struct ReplicaSync {
   package private(set) var counters = Counters()
   /// The leader's heartbeat interval, from `WELCOME`.
   package private(set) var heartbeatInterval: Duration = .seconds(1)
+  /// The generation the last `WELCOME` handed this process (0 before the first): sent in every
+  /// `HELLO`, so the leader tells this process's reconnects from another process that took the
+  /// client id over (see ``ClientLedger/hello(client:generation:now:)``).
+  package private(set) var generation: UInt64 = 0
+  /// The replica's epoch and sequence when the last `PING` was sent: its `PONG` must carry at
+  /// least that sequence in that epoch, since the leader had reached it before it answered.
+  private var pinged: (epoch: Epoch, sequence: UInt64)?
+  /// Whether the replica must take the leader's next snapshot even if it is older than the
+  /// replica (the leader lost the end of the history the replica shows).
+  private var aheadOfLeader = false
 
   /// Deltas above the next expected one, by first sequence, waiting for the gap before them.
   private var buffered: [UInt64: Delta] = [:]
@@ -86,9 +102,21 @@ package struct ReplicaSync {
     phase = .greeting
     phaseStarted = now
     clearBuffer()
-    return [
-      .send(.hello(version: ControlRequest.version, client: client, fingerprint: fingerprint))
-    ]
+    pinged = nil
+    return [.send(hello(client: client, fingerprint: fingerprint))]
+  }
+
+  /// The `HELLO` this process says, on joining and to realign.
+  package func hello(client: String, fingerprint: String) -> ControlRequest {
+    .hello(
+      version: ControlRequest.version, client: client, fingerprint: fingerprint,
+      generation: generation)
+  }
+
+  /// The `PING` to send now, noting the replica's position for its `PONG`.
+  package mutating func ping(client: String) -> ControlRequest {
+    if phase == .live, let epoch, !replicaBehind { pinged = (epoch, sequence) }
+    return .ping(client: client, sequence: sequence)
   }
 
   /// Checks for a silent leader: nothing heard for longer than ``silenceLimit``.
@@ -103,7 +131,8 @@ package struct ReplicaSync {
   }
 
   /// Handles a message from the updates socket.
-  package mutating func received(_ update: UpdateMessage, now: ContinuousClock.Instant) -> [Effect] {
+  package mutating func received(_ update: UpdateMessage, now: ContinuousClock.Instant) -> [Effect]
+  {
     lastHeard = now
     switch (phase, update) {
     case (_, .deltas(let messageEpoch, let deltas)):
@@ -140,7 +169,8 @@ package struct ReplicaSync {
   package mutating func received(_ reply: ControlReply, now: ContinuousClock.Instant) -> [Effect] {
     lastHeard = now
     switch reply {
-    case .welcome(let welcomeEpoch, _, _, _, let milliseconds, _):
+    case .welcome(let welcomeEpoch, _, _, _, let milliseconds, _, let handed):
+      generation = handed
       guard phase == .greeting else {
         // A realignment's WELCOME from a leader restarted with a new history behind the open
         // connection. The old history's deltas still on their way name actions by the numbers
@@ -152,13 +182,14 @@ package struct ReplicaSync {
       return []
     case .state(let snapshotEpoch, let snapshotSequence, let hash, let document):
       guard phase == .awaitingSnapshot else { return [] }
-      if snapshotEpoch == epoch && snapshotSequence < sequence && !replicaBehind {
+      if snapshotEpoch == epoch && snapshotSequence < sequence && !replicaBehind && !aheadOfLeader {
         phase = .live  // an older snapshot of our own history: never go back in time
         return drainBuffer()
       }
       epoch = snapshotEpoch
       sequence = snapshotSequence
       replicaBehind = false
+      aheadOfLeader = false
       phase = .live
       if bufferedEpoch != snapshotEpoch { clearBuffer() }
       return [
@@ -178,9 +209,40 @@ package struct ReplicaSync {
       return requestSnapshot()
     case .error(let code, let message):
       return [.reconnect(reason: "the leader refused: \(code): \(message)")]
-    case .ack, .reject, .pong, .stats:
+    case .pong(let pongEpoch, let leaderSequence):
+      return pong(pongEpoch, sequence: leaderSequence)
+    case .ack, .reject, .stats:
       return []
     }
+  }
+
+  /// A `PONG`: the leader's epoch and sequence when it answered the last `PING`.
+  ///
+  /// - Another epoch than the replica's, while live: the leader restarted with a new history
+  ///   behind the open connection (ZeroMQ reconnected by itself). Its updates endpoint may have
+  ///   changed and its ledger may not know this client: join again.
+  /// - The same epoch with a sequence below the replica's when the `PING` was sent: the leader
+  ///   lost the end of the history the replica shows (its journal lost its tail). The replica
+  ///   takes the leader's snapshot, older as it is, and the follower says so.
+  private mutating func pong(_ pongEpoch: Epoch, sequence leaderSequence: UInt64) -> [Effect] {
+    guard phase == .live, let epoch else { return [] }
+    guard pongEpoch == epoch else {
+      return [
+        .reconnect(
+          reason: "the leader answered with epoch \(pongEpoch), not the replica's \(epoch): "
+            + "it restarted with a new history")
+      ]
+    }
+    guard let pinged, pinged.epoch == epoch, leaderSequence < pinged.sequence else { return [] }
+    self.pinged = nil
+    counters.aheadOfLeader += 1
+    aheadOfLeader = true
+    return [
+      .report(
+        "the leader is at sequence \(leaderSequence) of epoch \(epoch), behind the replica's "
+          + "\(pinged.sequence) in the same history: the leader lost the end of its history "
+          + "(a journal that lost its tail, or restored from an older copy); taking its snapshot")
+    ] + requestSnapshot()
   }
 
   /// The replica's state hash differs from the leader's at the same sequence: resync.

@@ -16,12 +16,15 @@ extension FollowerEngine {
       }
       log.debug("reply \(reply)")
       switch reply {
-      case .welcome(let epoch, let sequence, let lastNumber, let forgottenThrough, _, let updates):
+      case .welcome(
+        let epoch, let sequence, let lastNumber, let forgottenThrough, _, let updates, _):
         nextDelay = configuration.reconnectDelay
         let joining = sync.phase == .greeting
         perform(sync.received(reply, now: .now))
         if joining || outbox.withLock({ $0.realigningSince != nil }) {
-          if subscriber == nil { subscribe(to: updates) }
+          // A realignment's WELCOME may come from a leader restarted behind the open connection,
+          // on another updates endpoint: read the one it names.
+          if subscriber == nil || subscribedTo != updates { subscribe(to: updates) }
           let unknown = outbox.withLock {
             $0.welcome(
               lastNumber: lastNumber, forgottenThrough: forgottenThrough, epoch: epoch,
@@ -105,6 +108,8 @@ extension FollowerEngine {
         }
       case .apply:
         break
+      case .report(let message):
+        log.error(message)
       case .verify(let hash):
         guard replicaHashMatches(hash) else {
           log.error("state hash differs from the leader's at \(sync.sequence); resyncing")

@@ -53,10 +53,15 @@ extension FollowerEngine {
         for observer in deltaObservers { observer(epoch, delta) }
       }
       // A delta of this follower's own action answers it as its ACK would, and the replica
-      // already shows it: the receipt resolves now rather than when the ACK arrives.
+      // already shows it: the receipt resolves now rather than when the ACK arrives. Its own:
+      // its client id and the generation this process was handed, not another process's that
+      // took the id over (whose numbers may be the same).
+      let generation = sync.generation
       for delta in deltas[..<applied] {
         for (sequence, action) in delta.sequencedActions
-        where action.origin.client == configuration.clientID {
+        where action.origin.client == configuration.clientID
+          && action.origin.generation == generation
+        {
           let number = action.origin.number
           if let entry = outbox.withLock({ $0.applied(number, epoch: epoch, sequence: sequence) }) {
             entry.receipt.settle(.success(sequence))

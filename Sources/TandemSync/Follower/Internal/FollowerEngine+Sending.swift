@@ -18,7 +18,7 @@ extension FollowerEngine {
     let actions = outbox.withLock {
       $0.takeUnsent(
         now: .now, replica: (sync.epoch, sync.sequence), client: configuration.clientID,
-        quietly: quietly)
+        generation: sync.generation, quietly: quietly)
     }
     for action in actions {
       let request: ControlRequest = quietly ? .dispatchQuietly(action) : .dispatch(action)
@@ -48,9 +48,7 @@ extension FollowerEngine {
     guard outbox.withLock({ $0.realign(now: .now) }) else { return }
     log.info("asking the leader where the numbering stands: \(reason)")
     counters.realignments += 1
-    send(
-      .hello(
-        version: ControlRequest.version, client: configuration.clientID, fingerprint: fingerprint))
+    send(sync.hello(client: configuration.clientID, fingerprint: fingerprint))
   }
 
   /// How long a send that could not be queued waits before it is tried again.

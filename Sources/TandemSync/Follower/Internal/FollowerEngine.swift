@@ -22,6 +22,8 @@ final class FollowerEngine<Model: ReplicaModel> {
   var onJoined: ((Result<Store<State>, FollowerError>) -> Void)?
   var dealer: Socket?
   var subscriber: Socket?
+  /// The updates endpoint the last `WELCOME` named, which ``subscriber`` reads.
+  var subscribedTo: String?
   var nextDelay: Duration
   var stopped = false
   /// Whether a retry of ``flushOutbox()`` is scheduled (see `retryFlushSoon`).
@@ -90,6 +92,12 @@ final class FollowerEngine<Model: ReplicaModel> {
 
   /// Connects the updates socket to the endpoint the leader announced.
   func subscribe(to announced: String) {
+    if let subscriber {
+      scope.unregister(subscriber)
+      subscriber.close()
+      self.subscriber = nil
+    }
+    subscribedTo = announced
     let address = Self.resolve(announced, controlEndpoint: configuration.leader)
     do {
       guard let endpoint = Endpoint(parsing: address) else {
@@ -162,10 +170,17 @@ final class FollowerEngine<Model: ReplicaModel> {
   /// watch: the silence of a leader it is not connected to must not schedule more reconnects.
   private func tick() {
     guard !stopped, dealer != nil else { return }
+    // What waits unread is not silence: after a pause of this process (SIGSTOP, a stalled
+    // machine) the timer and the leader's messages are due at once, and the messages come
+    // first, so that the deltas answering this follower's actions are not dropped with the
+    // sockets of a reconnect.
+    updatesArrived()
+    repliesArrived()
+    guard !stopped, dealer != nil else { return }
     let now = ContinuousClock.now
     perform(sync.tick(now: now))
     guard dealer != nil, sync.phase != .greeting else { return }
-    send(.ping(client: configuration.clientID, sequence: sync.sequence))
+    send(sync.ping(client: configuration.clientID))
     if outbox.withLock({ $0.realignmentTimedOut(after: configuration.resendAfter, now: now) }) {
       reconnect(because: "no WELCOME to a HELLO on the open connection")
     } else if outbox.withLock({ $0.rewindIfUnanswered(for: configuration.resendAfter, now: now) }) {

@@ -69,7 +69,7 @@ struct Outbox {
   /// `replica` shows the given epoch and sequence.
   mutating func takeUnsent(
     now: ContinuousClock.Instant, replica: (epoch: Epoch?, sequence: UInt64), client: String,
-    quietly: Bool
+    generation: UInt64 = 0, quietly: Bool
   ) -> [ForwardedAction] {
     guard isAligned, realigningSince == nil else { return [] }
     let sentAfter =
@@ -86,7 +86,8 @@ struct Outbox {
       let entry = entries[index]
       actions.append(
         ForwardedAction(
-          client: client, number: entry.number, tag: entry.tag, payload: entry.payload))
+          client: client, number: entry.number, generation: generation, tag: entry.tag,
+          payload: entry.payload))
     }
     sentCount = entries.count
     return actions

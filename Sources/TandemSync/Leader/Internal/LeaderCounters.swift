@@ -15,6 +15,7 @@ struct LeaderCounters {
   var malformedRequests = 0
   var messagesDropped = 0
   var supersededDispatches = 0
+  var supersededHellos = 0
   var commits = 0
   var commitFailures = 0
   var journalSnapshots = 0
@@ -29,7 +30,8 @@ struct LeaderCounters {
       "actionsApplied": actionsApplied, "actionsRejected": actionsRejected,
       "duplicates": duplicates, "outOfOrder": outOfOrder,
       "malformedRequests": malformedRequests, "messagesDropped": messagesDropped,
-      "supersededDispatches": supersededDispatches, "commits": commits,
+      "supersededDispatches": supersededDispatches, "supersededHellos": supersededHellos,
+      "commits": commits,
       "commitFailures": commitFailures, "journalSnapshots": journalSnapshots,
       "journalCatchUps": journalCatchUps,
     ]

@@ -44,7 +44,7 @@ extension LeaderEngine {
   private func handle(_ request: ControlRequest, from routingID: Frame) {
     let epoch = history.epoch
     switch request {
-    case .hello(let version, let client, let theirs):
+    case .hello(let version, let client, let theirs, let generation):
       guard version == ControlRequest.version else {
         reply(
           to: routingID,
@@ -67,6 +67,29 @@ extension LeaderEngine {
           now: true)
         return
       }
+      let handed: UInt64
+      switch history.hello(client: client, generation: generation) {
+      case .superseded(let current):
+        // A process that was away (paused, or cut off) while another process took its client
+        // id over: its unanswered actions are not its own any more in the ledger's numbering,
+        // so it must not be welcomed, or they would be answered as the other's duplicates.
+        counters.supersededHellos += 1
+        log.info(
+          "refused a HELLO for client \(client) of generation \(generation): another process "
+            + "took it over (generation \(current))")
+        reply(
+          to: routingID,
+          .error(
+            code: ControlReply.superseded,
+            message:
+              "another process took client id \(client) over (generation \(current)) while "
+              + "this one (generation \(generation)) was away; its unanswered actions may or "
+              + "may not have been applied: check the state before sending them again"),
+          now: true)
+        return
+      case .welcome(let assigned):
+        handed = assigned
+      }
       owners[client] = routingID
       seen(client, at: nil)
       let (lastNumber, forgottenThrough) = history.read {
@@ -79,7 +102,7 @@ extension LeaderEngine {
           epoch, sequence: published.sequence, lastNumber: lastNumber,
           forgottenThrough: forgottenThrough,
           heartbeatMilliseconds: UInt64(configuration.heartbeatInterval.milliseconds),
-          updates: updatesEndpoint), now: true)
+          updates: updatesEndpoint, generation: handed), now: true)
     case .snapshot:
       flush()
       let snapshot = snapshot()
@@ -134,7 +157,23 @@ extension LeaderEngine {
         ))
       return
     }
-    let origin = Origin(client: forwarded.client, number: forwarded.number)
+    if case .superseded(let current) = history.admit(
+      client: forwarded.client, generation: forwarded.generation)
+    {
+      // Sent by a process another process took the client id over from (see `hello`): its
+      // numbers now belong to the other's numbering, so it gets no verdict on them at all.
+      counters.supersededDispatches += 1
+      reply(
+        to: routingID,
+        .error(
+          code: ControlReply.superseded,
+          message:
+            "another process took client id \(forwarded.client) over (generation \(current)) "
+            + "after this one (generation \(forwarded.generation)) said HELLO"))
+      return
+    }
+    let origin = Origin(
+      client: forwarded.client, number: forwarded.number, generation: forwarded.generation)
     switch history.read({ $0.ledger.verdict(client: forwarded.client, number: forwarded.number) }) {
     case .duplicate(let sequence):
       counters.duplicates += 1

@@ -94,6 +94,37 @@ final class LeaderHistory<State: Sendable>: Sendable {
     }
   }
 
+  /// Answers a `HELLO` of `client` from a process handed `generation` (see
+  /// ``ClientLedger/hello(client:generation:now:fresh:)``); a new owner is journaled with the
+  /// next batch.
+  func hello(client: String, generation: UInt64) -> ClientLedger.Greeting {
+    let fresh = UInt64.random(in: 1...(1 << 32))
+    return contents.withLock { contents in
+      let before = contents.ledger.entries[client]?.generation
+      let greeting = contents.ledger.hello(
+        client: client, generation: generation, now: contents.sequence, fresh: fresh)
+      if contents.ledger.entries[client]?.generation != before {
+        contents.changedClients.insert(client)
+      }
+      return greeting
+    }
+  }
+
+  /// Who sent an action of `client` from a process handed `generation` (see
+  /// ``ClientLedger/admit(client:generation:now:)``); a generation it adopts is journaled with
+  /// the next batch.
+  func admit(client: String, generation: UInt64) -> ClientLedger.Sender {
+    contents.withLock { contents in
+      let before = contents.ledger.entries[client]?.generation
+      let sender = contents.ledger.admit(
+        client: client, generation: generation, now: contents.sequence)
+      if contents.ledger.entries[client]?.generation != before {
+        contents.changedClients.insert(client)
+      }
+      return sender
+    }
+  }
+
   /// Takes every recorded, unpublished action with the state after them: `current`, the store's
   /// state read inside its drain, when the drainer does not record states; else the recorded one.
   func takeUnpublished(current: State? = nil) -> Batch {

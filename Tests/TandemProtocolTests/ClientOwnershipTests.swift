@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+
+@testable import TandemProtocol
+
+/// The rules of who owns a client id (``ClientLedger/hello(client:generation:now:fresh:)``), as a
+/// table: the ledger's generation for the client, the generation a `HELLO` carries, and the
+/// answer with the ledger's generation afterwards.
+@Suite("Client id ownership")
+struct ClientOwnershipTests {
+  struct Row: Sendable, CustomTestStringConvertible {
+    var name: String
+    /// The client's generation in the ledger before the `HELLO` (nil: no entry).
+    var owner: UInt64?
+    var hello: UInt64
+    var greeting: ClientLedger.Greeting
+    var ownerAfter: UInt64
+    var testDescription: String { name }
+  }
+
+  /// The random step a new owner's generation takes in these tests.
+  static let fresh: UInt64 = 5
+
+  static let rows: [Row] = [
+    Row(
+      name: "a new process, client unknown", owner: nil, hello: 0,
+      greeting: .welcome(generation: 5), ownerAfter: 5),
+    Row(
+      name: "a new process, client with actions but no owner (an older journal)", owner: 0,
+      hello: 0, greeting: .welcome(generation: 5), ownerAfter: 5),
+    Row(
+      name: "the owner reconnects", owner: 3, hello: 3, greeting: .welcome(generation: 3),
+      ownerAfter: 3),
+    Row(
+      name: "a restarted process takes the id over", owner: 3, hello: 0,
+      greeting: .welcome(generation: 8), ownerAfter: 8),
+    Row(
+      name: "a process taken over comes back", owner: 8, hello: 3,
+      greeting: .superseded(current: 8), ownerAfter: 8),
+    Row(
+      name: "a generation the ledger did not record (lost, or of another history)", owner: 2,
+      hello: 7, greeting: .welcome(generation: 7), ownerAfter: 7),
+    Row(
+      name: "a generation of another history, client unknown", owner: nil, hello: 6,
+      greeting: .welcome(generation: 6), ownerAfter: 6),
+  ]
+
+  /// A ledger whose entry for "c" has the generation `owner` (nil: no entry).
+  static func ledger(owner: UInt64?) -> ClientLedger {
+    var ledger = ClientLedger()
+    if let owner {
+      ledger.recordApplied(client: "c", number: 1, sequence: 10)
+      if owner > 0 { _ = ledger.hello(client: "c", generation: owner, now: 10, fresh: fresh) }
+    }
+    return ledger
+  }
+
+  @Test(arguments: rows)
+  func hello(_ row: Row) {
+    var ledger = Self.ledger(owner: row.owner)
+    #expect(
+      ledger.hello(client: "c", generation: row.hello, now: 20, fresh: Self.fresh) == row.greeting
+    )
+    #expect(ledger.entries["c"]?.generation == row.ownerAfter)
+  }
+
+  struct AdmitRow: Sendable, CustomTestStringConvertible {
+    var name: String
+    var owner: UInt64?
+    var sent: UInt64
+    var sender: ClientLedger.Sender
+    var ownerAfter: UInt64?
+    var testDescription: String { name }
+  }
+
+  static let admitRows: [AdmitRow] = [
+    AdmitRow(
+      name: "a sender that said no HELLO is not checked", owner: 8, sent: 0, sender: .owner,
+      ownerAfter: 8),
+    AdmitRow(name: "the owner", owner: 8, sent: 8, sender: .owner, ownerAfter: 8),
+    AdmitRow(
+      name: "a process taken over", owner: 8, sent: 3, sender: .superseded(current: 8),
+      ownerAfter: 8),
+    AdmitRow(
+      name: "a generation the ledger did not record becomes the owner's", owner: 2, sent: 9,
+      sender: .owner, ownerAfter: 9),
+    AdmitRow(
+      name: "a leader restarted without its ledger", owner: nil, sent: 9, sender: .owner,
+      ownerAfter: 9),
+  ]
+
+  @Test(arguments: admitRows)
+  func admit(_ row: AdmitRow) {
+    var ledger = Self.ledger(owner: row.owner)
+    #expect(ledger.admit(client: "c", generation: row.sent, now: 20) == row.sender)
+    #expect(ledger.entries["c"]?.generation == row.ownerAfter)
+  }
+
+  /// The paused process of the protocol's "superseded" rule: A owns the id and sent actions
+  /// 1 to 3, of which 1 and 2 were applied; it is paused; B starts with the same id, learns the
+  /// last number 2 and sends its own 3 and 4. When A comes back, it must not be welcomed, nor
+  /// its action 3 admitted: it would be answered as a duplicate of B's.
+  @Test func aProcessTakenOverIsNotWelcomedAgain() {
+    var ledger = ClientLedger()
+    guard case .welcome(let a) = ledger.hello(client: "c", generation: 0, now: 0, fresh: 1)
+    else {
+      Issue.record("A was not welcomed")
+      return
+    }
+    ledger.recordApplied(client: "c", number: 1, sequence: 1)
+    ledger.recordApplied(client: "c", number: 2, sequence: 2)
+    guard case .welcome(let b) = ledger.hello(client: "c", generation: 0, now: 2, fresh: 1)
+    else {
+      Issue.record("B was not welcomed")
+      return
+    }
+    #expect(b > a)
+    #expect(ledger.lastNumber(of: "c") == 2)
+    ledger.recordApplied(client: "c", number: 3, sequence: 3)
+    ledger.recordApplied(client: "c", number: 4, sequence: 4)
+    #expect(ledger.admit(client: "c", generation: a, now: 4) == .superseded(current: b))
+    #expect(ledger.hello(client: "c", generation: a, now: 4, fresh: 1) == .superseded(current: b))
+    #expect(ledger.hello(client: "c", generation: b, now: 4, fresh: 1) == .welcome(generation: b))
+  }
+
+  @Test func theGenerationSurvivesARolledBackBatch() {
+    var ledger = ClientLedger()
+    ledger.recordApplied(client: "c", number: 1, sequence: 1)
+    let before = ledger.entries["c"]
+    _ = ledger.hello(client: "c", generation: 0, now: 1, fresh: 1)
+    ledger.recordApplied(client: "c", number: 2, sequence: 2)
+    let after = ledger.entries["c"]!
+    ledger.revert(
+      client: "c", before: before, after: after, undone: [2],
+      rejection: Rejection(code: .commitFailed, message: "disk"), now: 1)
+    #expect(ledger.entries["c"]?.generation == after.generation)
+  }
+
+  @Test func forgettingAnEntryOfAHelloAloneDoesNotRaiseForgottenThrough() {
+    var ledger = ClientLedger(idleLimit: 10)
+    _ = ledger.hello(client: "watcher", generation: 0, now: 5, fresh: 1)
+    #expect(ledger.evict(now: 100) == ["watcher"])
+    #expect(ledger.forgottenThrough == 0)
+  }
+
+  @Test func anEntryDecodedWithoutAGenerationHasNone() throws {
+    let json = #"{"lastNumber":3,"lastSequence":9,"lastActive":9,"rejections":[]}"#
+    let entry = try JSONDecoder().decode(ClientLedger.Entry.self, from: Data(json.utf8))
+    #expect(entry.generation == 0)
+    #expect(entry.lastNumber == 3)
+  }
+}
