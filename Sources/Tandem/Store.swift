@@ -223,10 +223,7 @@ open class Store<State: Sendable>: StoreType, @unchecked Sendable {
   open func unsubscribe(_ subscriber: AnyStoreSubscriber) {
     let id = ObjectIdentifier(subscriber)
     core.withLock { core in
-      for box in core.subscriptions where box.id == id {
-        box.cancel()
-      }
-      core.subscriptions.removeAll { $0.id == id }
+      core.subscriptions.remove(id: id)?.cancel()
       core.queue.forEach { pending in
         if case .subscription(let box) = pending.work, box.id == id {
           box.cancel()

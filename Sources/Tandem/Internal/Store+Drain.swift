@@ -93,12 +93,8 @@ extension StoreCore {
   /// Adds `box` at the end of the subscriptions, replacing the same subscriber's earlier one,
   /// unless it was cancelled while queued. Done in the critical section that takes it off the
   /// queue, so `unsubscribe` always finds the box in the queue or in the subscriptions.
-  private mutating func install(_ box: SubscriptionBox) {
+  mutating func install(_ box: SubscriptionBox) {
     guard !box.isCancelled else { return }
-    for earlier in subscriptions where earlier.id == box.id {
-      earlier.cancel()
-    }
-    subscriptions.removeAll { $0.id == box.id }
     subscriptions.append(box)
   }
 
@@ -258,9 +254,9 @@ extension Store {
   /// After a reducer or a modification: the state may be read again, and readers waiting for it
   /// are woken. Returns the subscriptions to notify, or `nil` when `mayEndDrain` and the drain
   /// ended here because there is no subscription and nothing queued.
-  private func endReduction(mayEndDrain: Bool) -> [SubscriptionBox]? {
+  private func endReduction(mayEndDrain: Bool) -> [SubscriptionBox?]? {
     var readers: [Wakeup]?
-    let subscriptions: [SubscriptionBox]? = core.withLock { core in
+    let subscriptions: [SubscriptionBox?]? = core.withLock { core in
       core.reducing = false
       if !core.readers.isEmpty {
         readers = core.readers
@@ -270,7 +266,7 @@ extension Store {
         core.drainer = nil
         return nil
       }
-      return core.subscriptions
+      return core.subscriptions.slots
     }
     if let readers {
       for reader in readers {
@@ -287,7 +283,7 @@ extension Store {
     }
     let subscriptions = core.withLock { core in
       cell.set(state)
-      return core.subscriptions
+      return core.subscriptions.slots
     }
     notify(subscriptions)
   }
@@ -312,17 +308,17 @@ extension Store {
   ///
   /// The subscriptions read the state where it lies: while the drainer notifies, nothing writes
   /// the cell (work submitted from a subscriber is queued until the round is over).
-  private func notify(_ subscriptions: [SubscriptionBox]) {
+  func notify(_ subscriptions: [SubscriptionBox?]) {
     guard !subscriptions.isEmpty, cell.isInitialized else { return }
     subscriptionContext.round &+= 1
     let state = UnsafeRawPointer(cell.pointer)
     var released = false
     // Every box of this store was made by `_subscribe` for a chain of its state type.
-    for box in subscriptions where !box.notify(state) {
+    for case let box? in subscriptions where !box.notify(state) {
       released = true
     }
     if released {
-      core.withLock { core in core.subscriptions.removeAll { $0.isReleased } }
+      core.withLock { core in core.subscriptions.removeReleased() }
     }
   }
 
