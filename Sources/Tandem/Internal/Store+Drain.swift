@@ -6,7 +6,9 @@
 /// thread waits until the drainer has performed it, unless it is itself draining a store (see
 /// ``DrainDepth``): then it does not wait. Work submitted by the drainer itself (from a
 /// subscriber or a middleware it runs) is queued and performed after the current notification
-/// round, before the drainer returns. The mutex is held only to move work and state in and out.
+/// round, before the drainer returns; except a subscription, which the drainer installs at once
+/// and sends the current state before `subscribe` returns, as ReSwift does (it is not part of
+/// the round in progress). The mutex is held only to move work and state in and out.
 enum Admission: Sendable {
   /// No one was draining: the caller is now the drainer.
   case drain
@@ -15,6 +17,9 @@ enum Admission: Sendable {
   case queued
   /// Queued for the drainer on another thread; wait on the wakeup.
   case wait(Wakeup)
+  /// The calling thread is the drainer, between reductions, and the work was a subscription:
+  /// it is installed; send it the current state now.
+  case installed(SubscriptionBox)
   /// The calling thread is running a reducer: a programmer error.
   case insideReducer
   /// An interceptor is installed: ask it first.
@@ -42,6 +47,10 @@ extension StoreCore {
     }
     if drainer == thread {
       if reducing { return .insideReducer }
+      if case .subscription(let box) = work {
+        install(box)
+        return .installed(box)
+      }
       queue.append(PendingWork(work: work, done: nil))
       return .queued
     }
@@ -155,6 +164,8 @@ extension Store {
       drain.leave()
     case .queued:
       return
+    case .installed(let box):
+      notify([box])
     case .wait(let wakeup):
       wakeup.wait()
     case .insideReducer:
@@ -243,12 +254,17 @@ extension Store {
     }
   }
 
-  /// Runs a ReSwift-style reducer: moves the state out of the cell (the reducer gets it as
-  /// `State?`) and puts the result back. Out of line for the same reason as
+  /// Runs a ReSwift-style reducer on a copy of the state (the reducer gets it as `State?`) and
+  /// puts the result in the cell. The state stays in the cell meanwhile, so the reducer may read
+  /// `store.state`, as in ReSwift; the copy costs no more than moving it out did, since a
+  /// reducer that changes its argument copies it either way. Out of line for the same reason as
   /// ``applyObserved(_:context:)``, so the in-place path does not pay for `Optional<State>`.
   @inline(never)
   private func reduceReturning(_ action: any Action, with reduce: Reducer<State>) {
-    cell.set(reduce(action, cell.take()))
+    lendsState = true
+    let newState = reduce(action, cell.value)
+    lendsState = false
+    cell.set(newState)
   }
 
   /// After a reducer or a modification: the state may be read again, and readers waiting for it
