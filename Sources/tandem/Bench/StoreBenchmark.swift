@@ -16,11 +16,12 @@ import Tandem
 /// are measured side by side on one machine (see the Performance article of the Tandem module).
 let storeBenchmark = Command(
   name: "store",
-  summary: "Dispatch throughput of the store (workloads a, b, c, d, d0, d', s)",
-  usage: "[--runs N] [--millis MS] [--only a,b,c,d,d0,copy,d',s] [--reducer reswift|inout]\n\n"
+  summary: "Dispatch throughput of the store (workloads a, b, c, d, d0, d', ea, eb, s)",
+  usage: "[--runs N] [--millis MS] [--only a,b,d,copy,ea,s,...] [--reducer reswift|inout]\n\n"
     + "  --runs N     timed runs per figure, the median is printed (default 5, at least 1)\n"
     + "  --millis MS  target duration of one run, in milliseconds (default 200)\n"
     + "  --only K,... run only these workloads (copy: the bare copy loop, no store;\n"
+    + "               ea, eb: (a) and (b) through an EventStore with typed events;\n"
     + "               s: subscribe then unsubscribe 10,000 subscribers, operations/s)\n"
     + "  --reducer R  run only this reducer style (the copy loop runs with either)",
   run: { words in
@@ -156,6 +157,8 @@ private struct StoreWorkload {
         store, subscriber, _ in
         store.subscribe(subscriber) { $0.select(\.items) }
       },
+      eventCounter("(ea) event store counter, 0 subscribers", subscribers: 0),
+      eventCounter("(eb) event store counter, 10 subscribers", subscribers: 10),
       subscribing("(s) subscribe+unsubscribe 10k subscribers", subscribers: 10_000),
     ]
   }
@@ -253,6 +256,70 @@ extension StoreWorkload {
       }
     }
   }
+}
+
+extension StoreWorkload {
+  /// Workloads (a) and (b) through an `EventStore` whose two reducers (the counter and a clamp
+  /// that never binds) take a typed event: returning reducers for the ReSwift-style row, in-place
+  /// ones for the `inout` row.
+  static func eventCounter(_ name: String, subscribers: Int) -> StoreWorkload {
+    StoreWorkload(name: name) { style in
+      let store: EventStore<CounterState, CounterEvent>
+      switch style {
+      case .reSwift:
+        store = EventStore(state: CounterState(), reducers: [counterEventReducer, clampReducer])
+      case .inPlace:
+        store = EventStore(
+          state: CounterState(), inPlaceReducers: [counterEventInPlaceReducer, clampInPlaceReducer])
+      }
+      let counters = (0..<subscribers).map { _ in CountingSubscriber<Int>() }
+      for subscriber in counters {
+        store.store.subscribe(subscriber) { $0.select { $0.counter } }
+      }
+      return { count in
+        withExtendedLifetime(counters) {
+          for _ in 0..<count {
+            store.consume(event: .increment)
+          }
+        }
+      }
+    }
+  }
+}
+
+private enum CounterEvent: Sendable {
+  case increment
+  case decrement
+}
+
+private let counterEventReducer: EventStore<CounterState, CounterEvent>.Reducer = {
+  state, event in
+  var state = state
+  switch event {
+  case .increment: state.counter += 1
+  case .decrement: state.counter -= 1
+  }
+  return state
+}
+
+private let clampReducer: EventStore<CounterState, CounterEvent>.Reducer = { state, _ in
+  guard state.counter < 0 else { return state }
+  var state = state
+  state.counter = 0
+  return state
+}
+
+private let counterEventInPlaceReducer: EventStore<CounterState, CounterEvent>.InoutReducer = {
+  state, event in
+  switch event {
+  case .increment: state.counter += 1
+  case .decrement: state.counter -= 1
+  }
+}
+
+private let clampInPlaceReducer: EventStore<CounterState, CounterEvent>.InoutReducer = {
+  state, _ in
+  if state.counter < 0 { state.counter = 0 }
 }
 
 /// Holds the state of the bare copy loop, as a store holds its state.
