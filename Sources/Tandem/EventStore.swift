@@ -117,7 +117,7 @@ public final class EventStore<State: Sendable, Event: Sendable>: Sendable {
   public func map<Value: Sendable>(
     _ transform: @escaping @Sendable (State) -> Value
   ) -> StoreSelection<Value> {
-    StoreSelection(source: RootedSelectionSource(store: store, select: transform), isRepeat: nil)
+    store.selection(transform)
   }
 
   /// A read-only `Equatable` value derived from the state by `transform`, whose observation
@@ -125,8 +125,7 @@ public final class EventStore<State: Sendable, Event: Sendable>: Sendable {
   public func map<Value: Sendable & Equatable>(
     _ transform: @escaping @Sendable (State) -> Value
   ) -> StoreSelection<Value> {
-    StoreSelection(
-      source: RootedSelectionSource(store: store, select: transform), isRepeat: { $0 == $1 })
+    store.selection(transform)
   }
 
   /// The value at `keyPath` in the state; see ``map(_:)-7c7b9``.
