@@ -128,7 +128,7 @@ public final class EventStore<State: Sendable, Event: Sendable>: Sendable {
     store.selection(transform)
   }
 
-  /// The value at `keyPath` in the state; see ``map(_:)-7c7b9``.
+  /// The value at `keyPath` in the state; see `map(_:)`.
   public func map<Value: Sendable>(
     _ keyPath: KeyPath<State, Value> & Sendable
   ) -> StoreSelection<Value> {

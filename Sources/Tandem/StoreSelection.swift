@@ -1,5 +1,5 @@
-/// A read-only value derived from a store's state: what ``EventStore/map(_:)-7c7b9`` returns,
-/// the role of Redux-ReactiveSwift's `Property`.
+/// A read-only value derived from a store's state: what `EventStore.map(_:)` and
+/// `Store.selection(_:)` return, the role of Redux-ReactiveSwift's `Property`.
 ///
 /// ```swift
 /// let text = store.map { "\($0)" }
