@@ -104,7 +104,7 @@ public final class EventStore<State: Sendable, Event: Sendable>: Sendable {
   }
 
   /// Sends `event` through the middleware to the reducers; returns once it has been applied and
-  /// its observers notified (see ``Store/dispatch(_:)`` for the exceptions).
+  /// its observers notified (see `Store.dispatch(_:)` for the exceptions).
   public func consume(event: Event) {
     store.dispatch(EventAction(event))
   }
