@@ -27,7 +27,11 @@ public struct ActionRegistry: Sendable {
   /// The registered types by tag.
   private var byTag: [String: RegisteredActionType] = [:]
   /// The tag of each registered type.
-  private var tagByType: [ObjectIdentifier: String] = [:]
+  var tagByType: [ObjectIdentifier: String] = [:]
+  /// The registered event types (``register(events:prefix:)``), in registration order.
+  var eventFamilies: [RegisteredEventType] = []
+  /// The index in `eventFamilies` of each event type's ``EventAction`` type.
+  var eventFamilyIndexByType: [ObjectIdentifier: Int] = [:]
 
   /// Creates an empty registry.
   public init() {}
@@ -43,6 +47,9 @@ public struct ActionRegistry: Sendable {
   public mutating func register<A: Action & Codable>(_ type: A.Type, tag: String) {
     precondition(!tag.isEmpty, "Tandem: an action tag must not be empty (registering \(A.self))")
     let typeID = ObjectIdentifier(type)
+    precondition(
+      eventFamilyIndexByType[typeID] == nil,
+      "Tandem: \(stableTypeName(type)) is registered as an event type; it has no tag of its own")
     if let existing = byTag[tag] {
       precondition(
         existing.typeID == typeID,
@@ -73,31 +80,37 @@ public struct ActionRegistry: Sendable {
     return copy
   }
 
-  /// The registered tags, sorted.
+  /// The registered tags, sorted; an event type's appear as its prefix followed by `*`.
   public var tags: [String] {
-    byTag.keys.sorted()
+    (Array(byTag.keys) + eventFamilies.map(\.entry.tag)).sorted()
   }
 
-  /// Whether a type is registered under `tag`.
+  /// Whether a type is registered under `tag` (for an event type's tags: whether `tag` starts
+  /// with its prefix; whether the case exists shows when a payload is decoded).
   public func contains(tag: String) -> Bool {
-    byTag[tag] != nil
+    byTag[tag] != nil || eventFamily(forTag: tag) != nil
   }
 
-  /// The tag `type` is registered under, or `nil`.
+  /// The tag `type` is registered under, or `nil` (also for an event type, whose tag depends
+  /// on each event's case).
   public func tag(for type: any Action.Type) -> String? {
     tagByType[ObjectIdentifier(type)]
   }
 
-  /// The tag the type of `action` is registered under, or `nil`.
+  /// The tag the type of `action` is registered under (for an event, its prefix and case), or
+  /// `nil`.
   public func tag(of action: any Action) -> String? {
-    tagByType[ObjectIdentifier(type(of: action))]
+    if let tag = tagByType[ObjectIdentifier(type(of: action))] {
+      return tag
+    }
+    return try? eventFamily(of: action)?.tag(of: action)
   }
 
   /// The type registered under `tag`, or `nil`: for coders outside this module that decode or
   /// encode payloads their own way (the replication layer's canonical JSON), falling back to
   /// ``decode(tag:payload:)`` and ``encode(_:)`` for the errors.
   package func actionType(forTag tag: String) -> (any (Action & Codable).Type)? {
-    byTag[tag]?.type
+    byTag[tag]?.type ?? eventFamily(forTag: tag)?.entry.type
   }
 
   /// Encodes `action` as its tag and a JSON payload (UTF-8, keys sorted).
@@ -107,6 +120,13 @@ public struct ActionRegistry: Sendable {
   public func encode(
     _ action: any Action
   ) throws(ActionRegistryError) -> (tag: String, payload: [UInt8]) {
+    if let family = eventFamily(of: action) {
+      do {
+        return (try family.tag(of: action), try family.entry.encode(action))
+      } catch {
+        throw .unencodable(tag: family.entry.tag, reason: describeCodingError(error))
+      }
+    }
     guard let tag = tag(of: action), let entry = byTag[tag] else {
       throw .unregisteredType(stableTypeName(type(of: action)))
     }
@@ -125,6 +145,9 @@ public struct ActionRegistry: Sendable {
   ///   ``ActionRegistryError/undecodable(tag:reason:)`` when the payload is not valid JSON for
   ///   that type (the reason names the coding path and the problem).
   public func decode(tag: String, payload: [UInt8]) throws(ActionRegistryError) -> any Action {
+    if byTag[tag] == nil, let family = eventFamily(forTag: tag) {
+      return try decodeEvent(tag: tag, family: family) { try family.entry.decode(payload) }
+    }
     guard let entry = byTag[tag] else { throw .unknownTag(tag) }
     do {
       return try entry.decode(payload)
@@ -140,6 +163,11 @@ public struct ActionRegistry: Sendable {
   ) throws(ActionRegistryError)
     -> any Action
   {
+    if byTag[tag] == nil, let family = eventFamily(forTag: tag) {
+      return try decodeEvent(tag: tag, family: family) {
+        try family.entry.decodePayloadMember(object)
+      }
+    }
     guard let entry = byTag[tag] else { throw .unknownTag(tag) }
     do {
       return try entry.decodePayloadMember(object)
@@ -150,6 +178,6 @@ public struct ActionRegistry: Sendable {
 
   /// The registered types in tag order, for the fingerprint.
   var entriesSortedByTag: [RegisteredActionType] {
-    byTag.keys.sorted().map { byTag[$0]! }
+    (Array(byTag.values) + eventFamilies.map(\.entry)).sorted { $0.tag < $1.tag }
   }
 }

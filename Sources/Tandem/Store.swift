@@ -58,6 +58,9 @@ open class Store<State: Sendable>: StoreType, @unchecked Sendable {
   @exclusivity(unchecked) final var reductionObserver: ReductionObserver<State>?
   /// Whether the observer gets the state before each reduction; guarded by `core`.
   @exclusivity(unchecked) final var reductionObserverSeesOldState = true
+  /// Whether a ReSwift-style reducer runs, which may read ``state`` (the state before the
+  /// action, still in the cell). Written and read only by the draining thread.
+  @exclusivity(unchecked) final var lendsState = false
 
   /// Creates a store with a ReSwift-style reducer.
   ///
@@ -111,8 +114,14 @@ open class Store<State: Sendable>: StoreType, @unchecked Sendable {
   ///
   /// `nil` only when the store was created without a state and its init action has not been
   /// reduced (a middleware swallowed it). Readable from any thread; while a reducer runs on
-  /// another thread, the read waits for it to finish. Reading it from inside a reducer traps: use
-  /// the reducer's `state` argument.
+  /// another thread, the read waits for it to finish.
+  ///
+  /// Inside a ReSwift-style ``Reducer``, it is the state before the action, as in ReSwift (the
+  /// reducer's `state` argument is the same value). Inside an ``InoutReducer`` or a
+  /// `modifyState` body, reading it traps: the state is being mutated where it lies, and a copy
+  /// of it for such a read would cost every action a copy of the state. Use the reducer's
+  /// `state` argument, or, for code ported from ReSwift that reads the store, keep a
+  /// ReSwift-style reducer.
   public var state: State! {
     let thread = ThreadIdentity.current
     while true {
@@ -122,7 +131,11 @@ open class Store<State: Sendable>: StoreType, @unchecked Sendable {
           state = cell.value
           return .done
         }
-        guard core.drainer != thread else { return .insideReducer }
+        guard core.drainer != thread else {
+          guard lendsState else { return .insideReducer }
+          state = cell.value
+          return .done
+        }
         let wakeup = Wakeup()
         core.readers.append(wakeup)
         return .wait(wakeup)
@@ -132,8 +145,9 @@ open class Store<State: Sendable>: StoreType, @unchecked Sendable {
         return state
       case .insideReducer:
         fatalError(
-          "Tandem: a reducer read Store.state. A reducer must use its state argument; "
-            + "reading the store from it would need a copy of the state being mutated.")
+          "Tandem: an in-place reducer (or a modifyState body) read Store.state. Use the "
+            + "reducer's state argument: the state is being mutated where it lies, and reading "
+            + "the store from it would need a copy of the state for every action.")
       case .wait(let wakeup):
         wakeup.wait()
       }
@@ -156,11 +170,30 @@ open class Store<State: Sendable>: StoreType, @unchecked Sendable {
 
   /// The function `dispatch(_:)` calls: the middleware chain, ending in
   /// `_defaultDispatch(action:)`.
+  ///
+  /// Settable, as in ReSwift: a function set here replaces the middleware chain for later
+  /// dispatches (it usually wraps the function it replaces, and ends in
+  /// `_defaultDispatch(action:)` to reach the reducer), until ``middleware`` is set again.
+  /// Setting `nil` makes `dispatch(_:)` go straight to `_defaultDispatch(action:)`.
+  ///
+  /// ```swift
+  /// let next = store.dispatchFunction!
+  /// store.dispatchFunction = { action in
+  ///   print("dispatching", action)
+  ///   next(action)
+  /// }
+  /// ```
   public var dispatchFunction: DispatchFunction! {
-    if let function = core.withLock({ $0.dispatchFunction }) {
-      return function
+    get {
+      if let function = core.withLock({ $0.dispatchFunction }) {
+        return function
+      }
+      return { [weak self] action in self?._defaultDispatch(action: action) }
     }
-    return { [weak self] action in self?._defaultDispatch(action: action) }
+    set {
+      core.withLock { core in core.dispatchFunction = newValue }
+      hasMiddleware.store(newValue != nil, ordering: .releasing)
+    }
   }
 
   /// Dispatches `action` through the middleware to the reducer, then notifies subscribers.
@@ -223,10 +256,7 @@ open class Store<State: Sendable>: StoreType, @unchecked Sendable {
   open func unsubscribe(_ subscriber: AnyStoreSubscriber) {
     let id = ObjectIdentifier(subscriber)
     core.withLock { core in
-      for box in core.subscriptions where box.id == id {
-        box.cancel()
-      }
-      core.subscriptions.removeAll { $0.id == id }
+      core.subscriptions.remove(id: id)?.cancel()
       core.queue.forEach { pending in
         if case .subscription(let box) = pending.work, box.id == id {
           box.cancel()

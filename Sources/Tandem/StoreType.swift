@@ -33,6 +33,15 @@ public protocol StoreType: DispatchingStoreType {
     _ subscriber: S, transform: ((Subscription<State>) -> Subscription<SelectedState>)?
   ) where S.StoreSubscriberStateType == SelectedState
 
+  /// Subscribes to the `Equatable` part of the state that `transform` selects, skipping
+  /// repeated values (unless the store turned that off).
+  ///
+  /// A requirement of its own, as in ReSwift, so that code generic over `StoreType` gets the
+  /// automatic skip of repeats too: overload resolution picks it for `Equatable` selections.
+  func subscribe<SelectedState: Equatable, S: StoreSubscriber>(
+    _ subscriber: S, transform: ((Subscription<State>) -> Subscription<SelectedState>)?
+  ) where S.StoreSubscriberStateType == SelectedState
+
   /// Ends the subscription of `subscriber`.
   func unsubscribe(_ subscriber: AnyStoreSubscriber)
 

@@ -34,6 +34,13 @@ public final class Subscription<State> {
   /// The store's notification context, shared by the steps of its subscriptions.
   @usableFromInline let context: SubscriptionContext
 
+  /// ReSwift's hook for custom operators: called with the previous and the new value of this
+  /// step for each value that reaches it (the previous one is `nil` the first time). Setting it
+  /// makes it the step after this one; see ``init(sink:)``.
+  public var observer: ((_ oldState: State?, _ newState: State) -> Void)? {
+    didSet { installObserver() }
+  }
+
   @usableFromInline init(context: SubscriptionContext) {
     self.context = context
   }

@@ -142,7 +142,7 @@ import Testing
     #expect(recorder.values == [0, 1, 6])
   }
 
-  @Test func subscribeFromNewStateTakesEffectAfterTheRound() {
+  @Test func subscribeFromNewStateIsNotPartOfTheRoundInProgress() {
     let store = Store(reducer: counterReducer, state: CounterState())
     let late = Recorder<Int>()
     let first = Recorder<Int> { value in

@@ -7,8 +7,8 @@ import Testing
   import Darwin
 #endif
 
-// The examples of the Thunks, Observation, ActionRegistry and Recording articles, compiled and
-// run, so the articles stay true.
+// The examples of the Thunks, Observation, EventStores, ActionRegistry and Recording articles,
+// compiled and run, so the articles stay true.
 
 private enum ThunksArticle {
   struct AppState: Equatable, Sendable {
@@ -48,6 +48,33 @@ private enum RegistryArticle {
     case let add as AddBookmark: state.urls.append(add.url)
     case let remove as RemoveBookmark: state.urls.removeAll { $0 == remove.url }
     default: break
+    }
+  }
+}
+
+private enum EventStoresArticle {
+  enum ButtonEvent {
+    case plus
+    case minus
+  }
+
+  static let itemQuantityReducer: EventStore<Int, ButtonEvent>.Reducer = { state, event in
+    switch event {
+    case .plus: state + 1
+    case .minus: state - 1
+    }
+  }
+
+  static let itemQuantityClamper: EventStore<Int, ButtonEvent>.Reducer = { state, _ in
+    min(max(state, 0), 10)
+  }
+
+  enum PinnedEvent: Codable, Sendable {
+    case increment, minus, add(Int)
+
+    enum CodingKeys: String, CodingKey {
+      case increment = "plus"
+      case minus, add
     }
   }
 }
@@ -94,6 +121,40 @@ struct DocumentationExampleTests {
     store.dispatch(ThunksArticle.SetUser(name: "Ann"))
     #expect(await lines.next() == "user: Ann")
     watcher.cancel()
+  }
+
+  @Test("the EventStores article's counter is clamped and its text observed")
+  func eventStoresArticle() async throws {
+    typealias ButtonEvent = EventStoresArticle.ButtonEvent
+    let store = EventStore<Int, ButtonEvent>(
+      state: 1,
+      reducers: [EventStoresArticle.itemQuantityReducer, EventStoresArticle.itemQuantityClamper])
+    store.consume(event: .plus)
+    #expect(store.value == 2)
+    store.consume(event: .minus)
+    store.consume(event: .minus)
+    store.consume(event: .minus)
+    #expect(store.value == 0)
+    for _ in 0..<12 { store.consume(event: .plus) }
+    #expect(store.value == 10)
+
+    let text = store.map { String(describing: $0) }
+    #expect(text.value == "10")
+    var texts = text.makeAsyncIterator()
+    #expect(await texts.next() == "10")
+    store.consume(event: .plus)  // clamped: still "10", skipped
+    store.consume(event: .minus)
+    #expect(await texts.next() == "9")
+    #expect(text.map(\.count).value == 1)
+
+    let registry = ActionRegistry()
+      .registering(events: EventStoresArticle.PinnedEvent.self, prefix: "button.")
+    let (tag, payload) = try registry.encode(EventAction(EventStoresArticle.PinnedEvent.increment))
+    #expect(tag == "button.plus")
+    #expect(payload == Array(#"{"plus":{}}"#.utf8))
+    #expect(
+      try registry.encode(EventAction(EventStoresArticle.PinnedEvent.add(2))).payload
+        == Array(#"{"add":{"_0":2}}"#.utf8))
   }
 
   @Test("the ActionRegistry article's round trip gives the documented payload")

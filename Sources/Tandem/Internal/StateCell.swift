@@ -29,13 +29,6 @@ final class StateCell<State>: @unchecked Sendable {
     isInitialized ? pointer.pointee : nil
   }
 
-  /// Moves the state out, leaving the cell empty.
-  func take() -> State? {
-    guard isInitialized else { return nil }
-    isInitialized = false
-    return pointer.move()
-  }
-
   /// Replaces the state.
   func set(_ state: consuming State) {
     if isInitialized {

@@ -6,7 +6,9 @@
 /// thread waits until the drainer has performed it, unless it is itself draining a store (see
 /// ``DrainDepth``): then it does not wait. Work submitted by the drainer itself (from a
 /// subscriber or a middleware it runs) is queued and performed after the current notification
-/// round, before the drainer returns. The mutex is held only to move work and state in and out.
+/// round, before the drainer returns; except a subscription, which the drainer installs at once
+/// and sends the current state before `subscribe` returns, as ReSwift does (it is not part of
+/// the round in progress). The mutex is held only to move work and state in and out.
 enum Admission: Sendable {
   /// No one was draining: the caller is now the drainer.
   case drain
@@ -15,6 +17,9 @@ enum Admission: Sendable {
   case queued
   /// Queued for the drainer on another thread; wait on the wakeup.
   case wait(Wakeup)
+  /// The calling thread is the drainer, between reductions, and the work was a subscription:
+  /// it is installed; send it the current state now.
+  case installed(SubscriptionBox)
   /// The calling thread is running a reducer: a programmer error.
   case insideReducer
   /// An interceptor is installed: ask it first.
@@ -42,6 +47,10 @@ extension StoreCore {
     }
     if drainer == thread {
       if reducing { return .insideReducer }
+      if case .subscription(let box) = work {
+        install(box)
+        return .installed(box)
+      }
       queue.append(PendingWork(work: work, done: nil))
       return .queued
     }
@@ -93,12 +102,8 @@ extension StoreCore {
   /// Adds `box` at the end of the subscriptions, replacing the same subscriber's earlier one,
   /// unless it was cancelled while queued. Done in the critical section that takes it off the
   /// queue, so `unsubscribe` always finds the box in the queue or in the subscriptions.
-  private mutating func install(_ box: SubscriptionBox) {
+  mutating func install(_ box: SubscriptionBox) {
     guard !box.isCancelled else { return }
-    for earlier in subscriptions where earlier.id == box.id {
-      earlier.cancel()
-    }
-    subscriptions.removeAll { $0.id == box.id }
     subscriptions.append(box)
   }
 
@@ -159,6 +164,8 @@ extension Store {
       drain.leave()
     case .queued:
       return
+    case .installed(let box):
+      notify([box])
     case .wait(let wakeup):
       wakeup.wait()
     case .insideReducer:
@@ -247,20 +254,25 @@ extension Store {
     }
   }
 
-  /// Runs a ReSwift-style reducer: moves the state out of the cell (the reducer gets it as
-  /// `State?`) and puts the result back. Out of line for the same reason as
+  /// Runs a ReSwift-style reducer on a copy of the state (the reducer gets it as `State?`) and
+  /// puts the result in the cell. The state stays in the cell meanwhile, so the reducer may read
+  /// `store.state`, as in ReSwift; the copy costs no more than moving it out did, since a
+  /// reducer that changes its argument copies it either way. Out of line for the same reason as
   /// ``applyObserved(_:context:)``, so the in-place path does not pay for `Optional<State>`.
   @inline(never)
   private func reduceReturning(_ action: any Action, with reduce: Reducer<State>) {
-    cell.set(reduce(action, cell.take()))
+    lendsState = true
+    let newState = reduce(action, cell.value)
+    lendsState = false
+    cell.set(newState)
   }
 
   /// After a reducer or a modification: the state may be read again, and readers waiting for it
   /// are woken. Returns the subscriptions to notify, or `nil` when `mayEndDrain` and the drain
   /// ended here because there is no subscription and nothing queued.
-  private func endReduction(mayEndDrain: Bool) -> [SubscriptionBox]? {
+  private func endReduction(mayEndDrain: Bool) -> [SubscriptionBox?]? {
     var readers: [Wakeup]?
-    let subscriptions: [SubscriptionBox]? = core.withLock { core in
+    let subscriptions: [SubscriptionBox?]? = core.withLock { core in
       core.reducing = false
       if !core.readers.isEmpty {
         readers = core.readers
@@ -270,7 +282,7 @@ extension Store {
         core.drainer = nil
         return nil
       }
-      return core.subscriptions
+      return core.subscriptions.slots
     }
     if let readers {
       for reader in readers {
@@ -287,7 +299,7 @@ extension Store {
     }
     let subscriptions = core.withLock { core in
       cell.set(state)
-      return core.subscriptions
+      return core.subscriptions.slots
     }
     notify(subscriptions)
   }
@@ -312,17 +324,17 @@ extension Store {
   ///
   /// The subscriptions read the state where it lies: while the drainer notifies, nothing writes
   /// the cell (work submitted from a subscriber is queued until the round is over).
-  private func notify(_ subscriptions: [SubscriptionBox]) {
+  func notify(_ subscriptions: [SubscriptionBox?]) {
     guard !subscriptions.isEmpty, cell.isInitialized else { return }
     subscriptionContext.round &+= 1
     let state = UnsafeRawPointer(cell.pointer)
     var released = false
     // Every box of this store was made by `_subscribe` for a chain of its state type.
-    for box in subscriptions where !box.notify(state) {
+    for case let box? in subscriptions where !box.notify(state) {
       released = true
     }
     if released {
-      core.withLock { core in core.subscriptions.removeAll { $0.isReleased } }
+      core.withLock { core in core.subscriptions.removeReleased() }
     }
   }
 

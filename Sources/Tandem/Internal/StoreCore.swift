@@ -31,7 +31,7 @@ struct StoreCore: Sendable {
   /// Work submitted while a drain was in progress.
   var queue = WorkQueue()
   /// Subscriptions in the order they subscribed.
-  var subscriptions: [SubscriptionBox] = []
+  var subscriptions = SubscriptionList()
   /// The middleware chain ending in `_defaultDispatch`; `nil` when there is no middleware.
   var dispatchFunction: DispatchFunction?
   /// Threads waiting to read the state while a reducer runs.
