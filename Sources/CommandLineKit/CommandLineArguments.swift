@@ -129,18 +129,3 @@ public struct CommandLineArguments {
     UsageError("--\(name) needs a value")
   }
 }
-
-/// The fewest single-letter insertions, deletions and substitutions that turn `a` into `b`.
-private func editDistance(_ a: String, _ b: String) -> Int {
-  let (a, b) = (Array(a), Array(b))
-  var previous = Array(0...b.count)
-  for (i, letter) in a.enumerated() {
-    var current = [i + 1]
-    for (j, other) in b.enumerated() {
-      current.append(
-        min(previous[j + 1] + 1, current[j] + 1, previous[j] + (letter == other ? 0 : 1)))
-    }
-    previous = current
-  }
-  return previous[b.count]
-}
