@@ -311,23 +311,6 @@ final class LeaderEngine<State: Codable & Sendable> {
     log.info("stopping at sequence \(published.sequence)")
   }
 
-  /// The statistics `STATS` answers with.
-  func statistics() -> LeaderStatistics {
-    let now = ContinuousClock.now
-    forgetFollowers(now: now)
-    let epoch = history.epoch
-    return LeaderStatistics(
-      epoch: epoch.description, sequence: published.sequence, backlogCount: backlog.count,
-      backlogOldest: backlog.oldestSequence ?? 0, counters: counters.dictionary,
-      followers: followers.sorted { $0.key < $1.key }.map { client, record in
-        let elapsed = now - record.lastSeen
-        return LeaderStatistics.Follower(
-          client: client,
-          lastSeenMillisecondsAgo: Int(elapsed.milliseconds),
-          lag: published.sequence > record.sequence ? published.sequence - record.sequence : 0)
-      })
-  }
-
   /// Sends one message without blocking; a message that cannot be sent is counted and dropped
   /// (a follower that went away, or whose queue is full, recovers by its own timeouts).
   func send(_ frames: [Frame], on socket: Socket) {
