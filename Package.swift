@@ -95,6 +95,11 @@ let package = Package(
     .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
     .testTarget(name: "TandemSyncTests", dependencies: ["TandemSync"]),
     .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
+    // A stand-in for swift-log's `Logging` module (SwiftPM cannot fetch packages here), and
+    // tests that it and TandemSync are imported together and bridged.
+    .testTarget(name: "Logging", path: "Tests/LoggingStandIn"),
+    .testTarget(
+      name: "LoggingBridgeTests", dependencies: ["Logging", "TandemSync", "Tandem", "ZeroMQ"]),
     // The `tandem` executable run as a process (it is built beside the tests).
     .testTarget(name: "tandemTests"),
     .testTarget(

@@ -70,7 +70,7 @@ let followerCommand = Command(
     let interactive = load.increments + load.notes == 0 && isatty(STDIN_FILENO) == 1
     if interactive, ProcessInfo.processInfo.environment["TANDEM_LOG"] == nil {
       // Log lines would break the one redrawn line; errors still show.
-      Logger.level = .error
+      TandemLogging.bootstrapStandard(level: .error)
     }
     // Raw mode before joining, so keys typed while the follower joins are kept, not flushed.
     let terminal = interactive ? RawTerminal() : nil

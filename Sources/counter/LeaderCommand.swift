@@ -13,7 +13,9 @@ let leaderCommand = Command(
     [--journal PATH [--durability full|normal]]
 
     Prints its control endpoint (the one followers and `tandem` are given) on the first line of
-    standard output, then logs to standard error (TANDEM_LOG=error|info|debug).
+    standard output, then logs to standard error
+    (TANDEM_LOG=LEVEL: trace, debug, info, notice, warning, error or critical; info by default;
+    TANDEM_LOG_FORMAT=json for JSON lines).
 
     Options:
       --control ENDPOINT    where the control socket binds (default tcp://127.0.0.1:*, a free
@@ -77,7 +79,7 @@ let leaderCommand = Command(
       throw error
     }
     let signal = TerminationSignals.wait()
-    Logger(label: "counter-leader").info(
+    TandemLogger(label: "counter-leader").info(
       "signal \(signal): stopping at sequence \(leader.sequence)")
     try blockingAsync { await leader.stop() }
   })

@@ -11,7 +11,9 @@ let leaderCommand = Command(
     [--control ENDPOINT] [--updates ENDPOINT] [--journal PATH [--durability full|normal]]
 
     Prints its control endpoint (what workers and front ends take as --leader) on the first line
-    of standard output, then logs to standard error (TANDEM_LOG=error|info|debug).
+    of standard output, then logs to standard error
+    (TANDEM_LOG=LEVEL: trace, debug, info, notice, warning, error or critical; info by default;
+    TANDEM_LOG_FORMAT=json for JSON lines).
 
     Options:
       --control ENDPOINT    where the control socket binds (default tcp://127.0.0.1:*, a free port)
@@ -64,7 +66,7 @@ let leaderCommand = Command(
       throw error
     }
     let signal = TerminationSignals.wait()
-    Logger(label: "github-leader").info(
+    TandemLogger(label: "github-leader").info(
       "signal \(signal): stopping at sequence \(leader.sequence)")
     try blockingAsync { await leader.stop() }
   })

@@ -45,7 +45,7 @@ let webCommand = Command(
       throw error
     }
     let signal = TerminationSignals.wait()
-    Logger(label: "github-web").info("signal \(signal): stopping")
+    TandemLogger(label: "github-web").info("signal \(signal): stopping")
     web.stop()
     try blockingAsync { await follower.stop() }
   })

@@ -59,7 +59,7 @@ let workerCommand = Command(
       follower: follower, client: client,
       configuration: BrowserWorker.Configuration(
         workerID: workerID, lease: .milliseconds(lease), concurrency: concurrency))
-    let log = Logger(label: "github-worker")
+    let log = TandemLogger(label: "github-worker")
     log.info("worker \(workerID) on \(leader), API \(client.configuration)")
     do {
       try writeLine("worker \(workerID)")

@@ -62,7 +62,7 @@ public final class BrowserWorker: Sendable {
   public let client: GitHubClient
   /// The configuration it was made with.
   public let configuration: Configuration
-  private let log: Logger
+  private let log: TandemLogger
   private let inFlight = Mutex<Set<Int>>([])
   private let performed = Mutex<[Int]>([])
 
@@ -72,7 +72,7 @@ public final class BrowserWorker: Sendable {
     self.follower = follower
     self.client = client
     self.configuration = configuration
-    self.log = Logger(label: "worker[\(configuration.workerID)]")
+    self.log = TandemLogger(label: "worker[\(configuration.workerID)]")
   }
 
   /// The ids of the loads this worker performed (claimed and sent to GitHub), in order.

@@ -52,7 +52,7 @@ public final class Follower<State: Codable & Sendable>: Sendable {
       makeModel: { TypedReplicaModel<State>() })
     self.core = core
     self.registry = registry
-    let log = Logger(label: "follower[\(configuration.clientID)]")
+    let log = TandemLogger(label: "follower[\(configuration.clientID)]")
     // The store holds the core weakly: a store the caller keeps must not keep the follower.
     core.store.setDispatchInterceptor { [registry, weak core] (action: any Action) -> Bool in
       do {

@@ -66,7 +66,7 @@ public final class Leader<State: Codable & Sendable>: Sendable {
     let fingerprint = SchemaFingerprint.of(
       State.self, registry: registry, version: configuration.schemaVersion)
     let start = try LeaderStart(
-      initial: initial, configuration: configuration, log: Logger(label: "leader"))
+      initial: initial, configuration: configuration, log: configuration.log)
     if start.recovered { store.replaceState(start.state) }
     let history = LeaderHistory(
       epoch: start.epoch, sequence: start.sequence, state: start.state, ledger: start.ledger)
@@ -98,7 +98,7 @@ public final class Leader<State: Codable & Sendable>: Sendable {
     self.epoch = start.epoch
     self.fingerprint = fingerprint
     (controlEndpoint, updatesEndpoint) = endpoints
-    Logger(label: "leader").info(
+    configuration.log.info(
       "epoch \(start.epoch) at sequence \(start.sequence), control \(controlEndpoint), "
         + "updates \(updatesEndpoint)")
   }

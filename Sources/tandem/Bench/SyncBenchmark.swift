@@ -41,7 +41,7 @@ let syncBenchmark = Command(
       parts: try SyncBenchmark.Part.list(arguments.option("parts")))
     try arguments.finish()
     ChildProcess.terminateOnSignal()
-    Logger.level = .error
+    TandemLogging.bootstrapStandard(level: .error)
     try blockingAsync { try await benchmark.run() }
   }
 )

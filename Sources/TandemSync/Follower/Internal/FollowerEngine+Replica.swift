@@ -15,7 +15,7 @@ extension FollowerEngine {
       state = try model.reset(document: document)
     } catch {
       counters.applyFailures += 1
-      log.error("the snapshot at \(sequence) does not decode: \(error)")
+      log.rateLimited(.error, "the snapshot at \(sequence) does not decode: \(error)")
       if store == nil {
         fail(.refused(code: "snapshot", message: "the leader's snapshot does not decode: \(error)"))
       } else {
@@ -69,7 +69,7 @@ extension FollowerEngine {
       applied + 1 == deltas.count
       ? "delta \(deltas[applied].sequence) does"
       : "deltas \(deltas[applied].sequence)...\(deltas[deltas.count - 1].sequence) do"
-    log.error("\(sequences) not apply to the replica (\(failure)); resyncing")
+    log.rateLimited(.error, "\(sequences) not apply to the replica (\(failure)); resyncing")
     perform(sync.failedToApply())
     return false
   }

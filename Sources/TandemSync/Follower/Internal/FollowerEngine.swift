@@ -12,7 +12,7 @@ final class FollowerEngine<Model: ReplicaModel> {
   let fingerprint: String
   let outbox: FollowerOutbox
   let scope: LoopScope
-  let log: Logger
+  let log: TandemLogger
   var model: Model
   var sync: ReplicaSync
   /// The replica store, made at the first snapshot.
@@ -52,7 +52,7 @@ final class FollowerEngine<Model: ReplicaModel> {
     self.fingerprint = fingerprint
     self.model = model
     self.outbox = outbox
-    self.log = Logger(label: "follower[\(configuration.clientID)]")
+    self.log = TandemLogger(label: "follower[\(configuration.clientID)]")
     self.sync = ReplicaSync(silenceLimit: configuration.silenceLimit, now: .now)
     self.nextDelay = configuration.reconnectDelay
     // The loop's handlers and timers hold the engine weakly: a follower released without

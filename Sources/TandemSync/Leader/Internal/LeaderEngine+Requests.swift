@@ -19,12 +19,12 @@ extension LeaderEngine {
         request = try ControlRequest(frames: parts, from: 1)
       } catch {
         counters.malformedRequests += 1
-        log.info("refused a malformed request: \(error)")
+        log.rateLimited(.info, "refused a malformed request: \(error)")
         let code = error.description.hasPrefix("unknown") ? "unknown-command" : "malformed"
         reply(to: routingID, .error(code: code, message: error.description), now: true)
         continue
       }
-      log.debug("request \(request)")
+      log.rateLimited(.debug, "request \(request)")
       handle(request, from: routingID)
     }
     flush()
@@ -54,7 +54,8 @@ extension LeaderEngine {
         return
       }
       guard theirs == fingerprint || theirs == "*" else {
-        log.error(
+        log.rateLimited(
+          .error,
           "refused follower \(client): schema fingerprint \(theirs), expected \(fingerprint)")
         reply(
           to: routingID,
@@ -71,7 +72,7 @@ extension LeaderEngine {
       let (lastNumber, forgottenThrough) = history.read {
         ($0.ledger.lastNumber(of: client), $0.ledger.forgottenThrough)
       }
-      log.info("hello from \(client), last action number \(lastNumber)")
+      log.rateLimited(.info, "hello from \(client), last action number \(lastNumber)")
       reply(
         to: routingID,
         .welcome(
@@ -124,7 +125,8 @@ extension LeaderEngine {
       // its own numbering, so applying this could reuse numbers. The answer reaches a live
       // follower only when another process took its client id over, and that follower stops.
       counters.supersededDispatches += 1
-      log.debug("refused \(forwarded.tag) #\(forwarded.number) from a superseded connection")
+      log.rateLimited(
+        .debug, "refused \(forwarded.tag) #\(forwarded.number) from a superseded connection")
       reply(
         to: routingID,
         .error(
@@ -160,7 +162,7 @@ extension LeaderEngine {
         let rejection = unbounded.bounded
         counters.actionsRejected += 1
         history.recordRejected(origin, rejection)
-        log.info("rejected \(forwarded.tag) from \(origin): \(rejection)")
+        log.rateLimited(.info, "rejected \(forwarded.tag) from \(origin): \(rejection)")
         reply(to: routingID, .reject(client: origin.client, number: origin.number, rejection))
       }
     }

@@ -16,7 +16,7 @@ final class LeaderEngine<State: Codable & Sendable> {
   let updatesEndpoint: String
   /// The durable history, when durability is not `off`.
   let journal: Journal?
-  let log = Logger(label: "leader")
+  let log: TandemLogger
   private let scope: LoopScope
 
   var backlog: Backlog
@@ -64,6 +64,7 @@ final class LeaderEngine<State: Codable & Sendable> {
     self.history = history
     self.differ = differ
     self.configuration = configuration
+    self.log = configuration.log
     self.fingerprint = fingerprint
     self.journal = journal
     backlog = Backlog(maxCount: configuration.backlogCount, maxBytes: configuration.backlogBytes)
@@ -323,7 +324,7 @@ final class LeaderEngine<State: Codable & Sendable> {
       if try !send() { dropped(.unsent) }
     } catch {
       dropped(.unsent)
-      log.debug("dropped a message: \(error)")
+      log.rateLimited(.debug, "dropped a message: \(error)")
     }
   }
 
@@ -352,7 +353,8 @@ final class LeaderEngine<State: Codable & Sendable> {
     let limit = configuration.maximumQueuedReplyBytes
     guard queuedReplies.reserve(size, for: routingID, limit: limit) else {
       dropped(.replyBytesLimit)
-      log.debug("dropped a reply of \(size) bytes: its connection has replies queued to its limit")
+      log.rateLimited(
+        .debug, "dropped a reply of \(size) bytes: its connection has replies queued to its limit")
       return
     }
     // The last frame is released last, once the whole reply is out.
