@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "ZeroMQ", targets: ["ZeroMQ"]),
     .library(name: "TandemSync", targets: ["TandemSync"]),
     .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
+    .library(name: "TandemMetrics", targets: ["TandemMetrics"]),
     .library(name: "GitHubBrowser", targets: ["GitHubBrowser"]),
     .executable(name: "github-browser", targets: ["github-browser"]),
     .executable(name: "tandem", targets: ["tandem"]),
@@ -54,7 +55,7 @@ let package = Package(
       name: "tandem",
       dependencies: [
         "Tandem", "StatePatch", "ZeroMQ", "TandemSync", "CommandLineKit", "CZeroMQBaseline",
-        "TandemCLI", "CProcessControl",
+        "TandemCLI", "CProcessControl", "TandemMetrics",
       ]
     ),
     // prctl(2) for the helper processes of `tandem bench` (Swift cannot call it: it is variadic).
@@ -71,7 +72,9 @@ let package = Package(
     .target(name: "CounterExample", dependencies: ["Tandem", "StatePatch", "TandemSync"]),
     .executableTarget(
       name: "counter",
-      dependencies: ["CounterExample", "Tandem", "StatePatch", "TandemSync", "CommandLineKit"]
+      dependencies: [
+        "CounterExample", "Tandem", "StatePatch", "TandemSync", "CommandLineKit", "TandemMetrics",
+      ]
     ),
 
     // libmicrohttpd through pkg-config; only the MicroHTTP module imports it.
@@ -82,12 +85,16 @@ let package = Package(
     ),
     // A small HTTP server with routing and Server-Sent Events over libmicrohttpd.
     .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD"]),
+    // Serves metrics registries (a leader's, a follower's, an application's) at /metrics.
+    .target(name: "TandemMetrics", dependencies: ["TandemSync", "MicroHTTP"]),
 
     // The GitHub browser example: shared state, reducers, the REST client, the fixture API.
     .target(name: "GitHubBrowser", dependencies: ["MicroHTTP", "Tandem", "TandemSync"]),
     .executableTarget(
       name: "github-browser",
-      dependencies: ["GitHubBrowser", "MicroHTTP", "CommandLineKit", "Tandem", "TandemSync"]
+      dependencies: [
+        "GitHubBrowser", "MicroHTTP", "CommandLineKit", "Tandem", "TandemSync", "TandemMetrics",
+      ]
     ),
 
     .testTarget(name: "TandemTests", dependencies: ["Tandem"]),
@@ -110,6 +117,8 @@ let package = Package(
       name: "CounterExampleTests", dependencies: ["CounterExample", "Tandem", "TandemSync"]
     ),
     .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"]),
+    .testTarget(
+      name: "TandemMetricsTests", dependencies: ["TandemMetrics", "TandemSync", "Tandem"]),
     .testTarget(
       name: "GitHubBrowserTests",
       dependencies: ["GitHubBrowser", "MicroHTTP", "Tandem", "TandemSync"]

@@ -90,6 +90,18 @@ public struct CommandLineArguments {
         + (near.map { " (--\($0) was given: a misspelling of --\(name)?)" } ?? ""))
   }
 
+  /// The value of `--name` as `parse` reads it, if given; a usage error saying the value
+  /// should be `expected` when `parse` returns `nil`.
+  public mutating func option<Value>(
+    _ name: String, expected: String, _ parse: (String) -> Value?
+  ) throws(UsageError) -> Value? {
+    guard let text = try given(name) else { return nil }
+    guard let value = parse(text) else {
+      throw UsageError("--\(name) takes \(expected), not '\(text)'")
+    }
+    return value
+  }
+
   /// The value of `--name` as a whole number within `range`, or `defaultValue` when absent.
   public mutating func integer(
     _ name: String, default defaultValue: Int, in range: ClosedRange<Int> = 0...Int.max

@@ -55,6 +55,8 @@ struct ReplicaSync {
   /// set across reconnects, so that rejoining the same epoch does not skip that snapshot.
   private(set) var replicaBehind = false
   private(set) var counters = Counters()
+  /// The leader's sequence in its last heartbeat of this epoch (for the follower's lag).
+  private(set) var leaderSequenceHeard: UInt64 = 0
   /// The leader's heartbeat interval, from `WELCOME`.
   private(set) var heartbeatInterval: Duration = .seconds(1)
 
@@ -130,6 +132,7 @@ struct ReplicaSync {
       return accept(delta, of: messageEpoch)
     case (_, .heartbeat(let messageEpoch, let leaderSequence, let hash)):
       guard messageEpoch == epoch || phase == .awaitingSnapshot else { return newEpoch() }
+      leaderSequenceHeard = leaderSequence
       guard phase == .live else { return [] }
       if leaderSequence > sequence { return requestCatchUp() }
       return leaderSequence == sequence ? [.verify(stateHash: hash)] : []

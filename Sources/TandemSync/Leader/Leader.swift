@@ -42,8 +42,12 @@ public final class Leader<State: Codable & Sendable>: Sendable {
   /// The schema fingerprint followers must match.
   public let fingerprint: String
 
-  private let loop: IOLoop
-  private let engine: LoopBound<LeaderEngine<State>>
+  /// The leader's metrics, for Prometheus (see ``MetricsRegistry``): its sequence and epoch,
+  /// actions, deltas, drops, followers and their lag, journal commit latency.
+  public let metrics = MetricsRegistry()
+
+  let loop: IOLoop
+  let engine: LoopBound<LeaderEngine<State>>
   private let history: LeaderHistory<State>
 
   /// Recovers the leader's history from its journal (if it has one), binds its sockets and starts
@@ -98,6 +102,7 @@ public final class Leader<State: Codable & Sendable>: Sendable {
     self.epoch = start.epoch
     self.fingerprint = fingerprint
     (controlEndpoint, updatesEndpoint) = endpoints
+    metrics.addCollector(LeaderMetrics.collector(loop: loop, engine: engine))
     configuration.log.info(
       "epoch \(start.epoch) at sequence \(start.sequence), control \(controlEndpoint), "
         + "updates \(updatesEndpoint)")

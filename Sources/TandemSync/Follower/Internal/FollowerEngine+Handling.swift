@@ -143,6 +143,7 @@ extension FollowerEngine {
     awaitingVisibility.removeAll { waiting in
       guard waiting.epoch == epoch, waiting.sequence <= sequence else { return false }
       waiting.receipt.settle(.success(waiting.sequence))
+      sendToApplied.observe(.now - waiting.receipt.sentAt)
       return true
     }
   }

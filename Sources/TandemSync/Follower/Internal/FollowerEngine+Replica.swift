@@ -59,6 +59,7 @@ extension FollowerEngine {
           let number = action.origin.number
           if let entry = outbox.withLock({ $0.applied(number, epoch: epoch, sequence: sequence) }) {
             entry.receipt.settle(.success(sequence))
+            sendToApplied.observe(.now - entry.receipt.sentAt)
           }
         }
       }

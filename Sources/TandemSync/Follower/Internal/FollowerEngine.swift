@@ -34,6 +34,8 @@ final class FollowerEngine<Model: ReplicaModel> {
   /// Acknowledged receipts waiting for the replica to show their sequence.
   var awaitingVisibility: [(epoch: Epoch, sequence: UInt64, receipt: Receipt)] = []
   var counters = FollowerCounters()
+  /// How long each action took from `send` to the replica showing it.
+  let sendToApplied = MetricHistogram()
   /// Called with each delta applied to the replica, in order (not with snapshots).
   var deltaObservers: [(Epoch, Delta) -> Void] = []
   /// Called once when the follower stops.

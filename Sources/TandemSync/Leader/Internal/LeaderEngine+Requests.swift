@@ -45,6 +45,7 @@ extension LeaderEngine {
     switch request {
     case .hello(let version, let client, let theirs):
       guard version == ControlRequest.version else {
+        counters.handshakeFailures["version", default: 0] += 1
         reply(
           to: routingID,
           .error(
@@ -54,6 +55,7 @@ extension LeaderEngine {
         return
       }
       guard theirs == fingerprint || theirs == "*" else {
+        counters.handshakeFailures["fingerprint", default: 0] += 1
         log.rateLimited(
           .error,
           "refused follower \(client): schema fingerprint \(theirs), expected \(fingerprint)")
@@ -119,6 +121,7 @@ extension LeaderEngine {
   private func dispatch(
     _ forwarded: ForwardedAction, from routingID: Frame, epoch: Epoch, quietly: Bool
   ) {
+    if oldestUnpublished == nil { oldestUnpublished = .now }
     if let owner = owners[forwarded.client], owner != routingID {
       // Sent on a connection the client has since replaced with a new HELLO (a reconnect, or a
       // restarted process with the same id): the new connection resends what still matters, in
@@ -161,6 +164,7 @@ extension LeaderEngine {
       case .failure(let unbounded):
         let rejection = unbounded.bounded
         counters.actionsRejected += 1
+        counters.rejectedByReason[rejection.code.rawValue, default: 0] += 1
         history.recordRejected(origin, rejection)
         log.rateLimited(.info, "rejected \(forwarded.tag) from \(origin): \(rejection)")
         reply(to: routingID, .reject(client: origin.client, number: origin.number, rejection))

@@ -40,6 +40,10 @@ final class LeaderEngine<State: Codable & Sendable> {
   /// `ACK` of a `DISPATCH-QUIET`) is not sent unless a failed commit made it a rejection.
   var pendingReplies: [(routingID: Frame, reply: ControlReply, quiet: Bool)] = []
   var counters = LeaderCounters()
+  /// The latency histograms, read by scrapes from other threads.
+  let histograms = LeaderHistograms()
+  /// When the oldest action not yet published arrived (for the dispatch-to-publish latency).
+  var oldestUnpublished: ContinuousClock.Instant?
   /// The drops the log has not yet reported.
   private var droppedMessages = DroppedMessages()
   /// How often, at most, the log reports dropped messages.
@@ -108,9 +112,11 @@ final class LeaderEngine<State: Codable & Sendable> {
     var snapshotDue = false
     if let journal, !deltas.isEmpty || !batch.changedEntries.isEmpty || !batch.forgotten.isEmpty {
       do {
+        let started = ContinuousClock.now
         let commit = try journal.append(
           deltas, ledger: batch.changedEntries, forgetting: batch.forgotten,
           forgottenThrough: batch.forgottenThrough)
+        histograms.journalCommit.observe(.now - started)
         snapshotDue = commit.snapshotDue
         counters.commits += 1
       } catch {
@@ -120,6 +126,7 @@ final class LeaderEngine<State: Codable & Sendable> {
       }
     }
     publish(deltas, epoch: batch.epoch)
+    histograms.observePublished(since: &oldestUnpublished)
     published.sequence = batch.sequence
     publishedState = batch.state
     published.ledger.apply(
@@ -331,6 +338,7 @@ final class LeaderEngine<State: Codable & Sendable> {
   /// Counts a dropped message; the log says so at the next heartbeat, one line for many.
   private func dropped(_ reason: DroppedMessages.Reason) {
     counters.messagesDropped += 1
+    counters.droppedByReason[reason.label, default: 0] += 1
     droppedMessages.count(reason)
   }
 
