@@ -12,6 +12,7 @@ let package = Package(
     .library(name: "TandemJournal", targets: ["TandemJournal"]),
     .library(name: "TandemSync", targets: ["TandemSync"]),
     .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
+    .library(name: "TandemMetrics", targets: ["TandemMetrics"]),
     .library(name: "GitHubBrowser", targets: ["GitHubBrowser"]),
     .executable(name: "github-browser", targets: ["github-browser"]),
     .executable(name: "tandem", targets: ["tandem"]),
@@ -67,7 +68,7 @@ let package = Package(
       name: "tandem",
       dependencies: [
         "Tandem", "StatePatch", "ZeroMQ", "TandemProtocol", "TandemJournal", "TandemSync",
-        "CommandLineKit", "CZeroMQBaseline", "TandemCLI", "CProcessControl",
+        "CommandLineKit", "CZeroMQBaseline", "TandemCLI", "CProcessControl", "TandemMetrics",
       ]
     ),
     // prctl(2) for the helper processes of `tandem bench` (Swift cannot call it: it is variadic).
@@ -86,6 +87,7 @@ let package = Package(
       name: "counter",
       dependencies: [
         "CounterExample", "Tandem", "StatePatch", "TandemJournal", "TandemSync", "CommandLineKit",
+        "TandemMetrics",
       ]
     ),
 
@@ -97,6 +99,8 @@ let package = Package(
     ),
     // A small HTTP server with routing and Server-Sent Events over libmicrohttpd.
     .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD"]),
+    // Serves metrics registries (a leader's, a follower's, an application's) at /metrics.
+    .target(name: "TandemMetrics", dependencies: ["TandemSync", "MicroHTTP"]),
 
     // The GitHub browser example: shared state, reducers, the REST client, the fixture API.
     .target(
@@ -106,6 +110,7 @@ let package = Package(
       name: "github-browser",
       dependencies: [
         "GitHubBrowser", "MicroHTTP", "CommandLineKit", "Tandem", "TandemJournal", "TandemSync",
+        "TandemMetrics",
       ]
     ),
 
@@ -117,6 +122,12 @@ let package = Package(
       name: "TandemSyncTests", dependencies: ["TandemProtocol", "TandemJournal", "TandemSync"]
     ),
     .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
+    // A stand-in for swift-log's `Logging` module (SwiftPM cannot fetch packages here), and
+    // tests that it and TandemSync are imported together and bridged.
+    .testTarget(name: "Logging", path: "Tests/LoggingStandIn"),
+    .testTarget(
+      name: "LoggingBridgeTests",
+      dependencies: ["Logging", "TandemProtocol", "TandemSync", "Tandem", "ZeroMQ"]),
     // The `tandem` executable run as a process (it is built beside the tests).
     .testTarget(name: "tandemTests"),
     .testTarget(
@@ -129,6 +140,8 @@ let package = Package(
       name: "CounterExampleTests", dependencies: ["CounterExample", "Tandem", "TandemSync"]
     ),
     .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"]),
+    .testTarget(
+      name: "TandemMetricsTests", dependencies: ["TandemMetrics", "TandemSync", "Tandem"]),
     .testTarget(
       name: "GitHubBrowserTests",
       dependencies: ["GitHubBrowser", "MicroHTTP", "Tandem", "TandemSync"]

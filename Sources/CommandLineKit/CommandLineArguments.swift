@@ -90,6 +90,18 @@ public struct CommandLineArguments {
         + (near.map { " (--\($0) was given: a misspelling of --\(name)?)" } ?? ""))
   }
 
+  /// The value of `--name` as `parse` reads it, if given; a usage error saying the value
+  /// should be `expected` when `parse` returns `nil`.
+  public mutating func option<Value>(
+    _ name: String, expected: String, _ parse: (String) -> Value?
+  ) throws(UsageError) -> Value? {
+    guard let text = try given(name) else { return nil }
+    guard let value = parse(text) else {
+      throw UsageError("--\(name) takes \(expected), not '\(text)'")
+    }
+    return value
+  }
+
   /// The value of `--name` as a whole number within `range`, or `defaultValue` when absent.
   public mutating func integer(
     _ name: String, default defaultValue: Int, in range: ClosedRange<Int> = 0...Int.max
@@ -128,19 +140,4 @@ public struct CommandLineArguments {
   private static func needsValue(_ name: String) -> UsageError {
     UsageError("--\(name) needs a value")
   }
-}
-
-/// The fewest single-letter insertions, deletions and substitutions that turn `a` into `b`.
-private func editDistance(_ a: String, _ b: String) -> Int {
-  let (a, b) = (Array(a), Array(b))
-  var previous = Array(0...b.count)
-  for (i, letter) in a.enumerated() {
-    var current = [i + 1]
-    for (j, other) in b.enumerated() {
-      current.append(
-        min(previous[j + 1] + 1, current[j] + 1, previous[j] + (letter == other ? 0 : 1)))
-    }
-    previous = current
-  }
-  return previous[b.count]
 }

@@ -86,16 +86,23 @@ public struct CommandHelp: Sendable {
   public static let stats = CommandHelp(
     summary: "Show the leader's epoch, sequence, backlog, counters and followers with lag.",
     usage: """
-      --leader ENDPOINT [--json] [--max-lag N]
+      --leader ENDPOINT [--json] [--all] [--max-lag N]
 
       Prints the leader's statistics: a table for people, or with --json one canonical JSON
       object (epoch, sequence, backlogCount, backlogOldest, counters, followers with client,
       lag and lastSeenMillisecondsAgo). Exits 0 when the leader answers: a health check.
+      Only connected followers are listed (heard from in the last 1.5 s; a follower pings
+      every 500 ms by default), so a follower that stopped drops out within that time.
 
       Options:
       \(LeaderConnection.help)
         --json              one canonical JSON object
-        --max-lag N         exit with status 1 when a follower lags more than N sequences
+        --all               also the followers not heard from lately (the leader keeps them
+                            a minute), and the clients of the leader's ledger (followers and
+                            one-off senders such as tandem dispatch, with their last action
+                            number and sequence; with --json clients and clientCount)
+        --max-lag N         exit with status 1 when a listed follower lags more than N
+                            sequences
 
       \(ExitCodes.help)
       """)

@@ -4,6 +4,22 @@ import TandemSync
 /// How `tandem stats` shows a leader's statistics: a table for people, canonical JSON for
 /// scripts, and the lag check for health probes.
 public enum StatisticsReport {
+  /// A follower heard from within this many milliseconds counts as connected: a follower
+  /// pings every quarter of its silence limit (500 ms by default), so a connected one is never
+  /// silent this long, and one that stopped drops out of the list within it.
+  public static let connectedWithinMilliseconds = 1500
+
+  /// What `tandem stats` shows: with `all`, everything the leader sent; otherwise only the
+  /// connected followers (see ``connectedWithinMilliseconds``) and not the ledger's clients.
+  public static func selected(_ statistics: LeaderStatistics, all: Bool) -> LeaderStatistics {
+    guard !all else { return statistics }
+    var selected = statistics
+    selected.followers.removeAll { $0.lastSeenMillisecondsAgo > connectedWithinMilliseconds }
+    selected.clients = nil
+    selected.clientCount = nil
+    return selected
+  }
+
   /// The statistics as one line of canonical JSON.
   public static func json(_ statistics: LeaderStatistics) -> String {
     var encoder = StateEncoder()
@@ -43,7 +59,27 @@ public enum StatisticsReport {
             + "\(follower.lastSeenMillisecondsAgo) ms ago")
       }
     }
+    if let clients = statistics.clients {
+      lines += clientLines(clients, count: statistics.clientCount ?? clients.count)
+    }
     return lines.joined(separator: "\n")
+  }
+
+  /// The ledger's clients as a table, under a line saying how many the ledger holds.
+  private static func clientLines(_ clients: [LeaderStatistics.Client], count: Int) -> [String] {
+    guard !clients.isEmpty else { return ["clients   none in the ledger"] }
+    let shown = clients.count < count ? ", the \(clients.count) most recent shown" : ""
+    var lines = ["clients (\(count) in the ledger\(shown))"]
+    let width = max(6, clients.map(\.client.count).max() ?? 0)
+    lines.append(
+      "  " + pad("CLIENT", width) + "  " + padLeft("LAST NUMBER", 12) + "  "
+        + padLeft("LAST SEQUENCE", 14))
+    for client in clients {
+      lines.append(
+        "  " + pad(client.client, width) + "  " + padLeft(String(client.lastNumber), 12) + "  "
+          + padLeft(String(client.lastSequence), 14))
+    }
+    return lines
   }
 
   /// The followers that lag more than `maximum` sequences, worst first.

@@ -3,6 +3,7 @@ import CounterExample
 import Foundation
 import StatePatch
 import Tandem
+import TandemMetrics
 import TandemSync
 
 /// `counter follower`: a replica of the count, interactive in a terminal or sending a load.
@@ -33,9 +34,12 @@ let followerCommand = Command(
                             statistics, state and load report, as JSON
       --hwm N               receive high-water mark of the updates socket (default 100000)
       --silence-ms N        reconnect when the leader is silent this long (default 2000)
+      --metrics HOST:PORT   serve Prometheus metrics at http://HOST:PORT/metrics (port 0: a
+                            free one; the log says which)
 
     Exit status: 0 when done (or stopped by SIGINT or SIGTERM); 1 when an action failed or
-    read-your-writes was violated; 64 on a usage error; 69 when the leader did not answer;
+    read-your-writes was violated; 64 on a usage error; 69 when the leader did not answer
+    or the metrics address cannot be bound;
     74 when the summary cannot be written to standard output, or the status file cannot be
     written there (a directory, a FIFO or a device, a directory that does not exist or cannot
     be written); 76 when the leader refused this follower (another schema, or another process
@@ -66,13 +70,15 @@ let followerCommand = Command(
     let stay = arguments.flag("stay")
     let json = arguments.flag("json")
     let statusPath = arguments.option("status-file")
+    let metricsAt = try arguments.option(
+      "metrics", expected: MetricsAddress.expected, MetricsAddress.init)
     try arguments.finish()
     if let statusPath { try StatusFile.check(statusPath) }
 
     let interactive = load.increments + load.notes == 0 && isatty(STDIN_FILENO) == 1
     if interactive, ProcessInfo.processInfo.environment["TANDEM_LOG"] == nil {
       // Log lines would break the one redrawn line; errors still show.
-      Logger.level = .error
+      TandemLogging.bootstrapStandard(level: .error)
     }
     // Raw mode before joining, so keys typed while the follower joins are kept, not flushed.
     let terminal = interactive ? RawTerminal() : nil
@@ -85,6 +91,16 @@ let followerCommand = Command(
     let follower: Follower<CounterState>
     do {
       follower = try join(configuration)
+    } catch {
+      shutdown.run()
+      throw error
+    }
+    do {
+      shutdown.attach(
+        try unavailable {
+          try MetricsServer.start(
+            serving: [follower.metrics], at: metricsAt, label: "counter-follower")
+        })
     } catch {
       shutdown.run()
       throw error

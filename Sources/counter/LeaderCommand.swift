@@ -3,6 +3,7 @@ import CounterExample
 import Foundation
 import Tandem
 import TandemJournal
+import TandemMetrics
 import TandemSync
 
 /// `counter leader`: owns the counter's state and serves followers until SIGINT or SIGTERM.
@@ -11,10 +12,12 @@ let leaderCommand = Command(
   summary: "Run the leader: it owns the count and serves followers until SIGINT or SIGTERM.",
   usage: """
     [--control ENDPOINT] [--updates ENDPOINT] [--heartbeat-ms N] [--hwm N]
-    [--journal PATH [--durability full|normal]]
+    [--journal PATH [--durability full|normal]] [--metrics HOST:PORT]
 
     Prints its control endpoint (the one followers and `tandem` are given) on the first line of
-    standard output, then logs to standard error (TANDEM_LOG=error|info|debug).
+    standard output, then logs to standard error
+    (TANDEM_LOG=LEVEL: trace, debug, info, notice, warning, error or critical; info by default;
+    TANDEM_LOG_FORMAT=json for JSON lines).
 
     Options:
       --control ENDPOINT    where the control socket binds (default tcp://127.0.0.1:*, a free
@@ -29,6 +32,8 @@ let leaderCommand = Command(
       --journal PATH        keep the history in this SQLite journal: a restart recovers the
                             count, and an acknowledged action survives kill -9 (default: none,
                             in memory; a new history at every start)
+      --metrics HOST:PORT   serve Prometheus metrics at http://HOST:PORT/metrics (port 0: a
+                            free one; the log says which)
       --durability MODE     full (synced at every commit; survives power loss, the default)
                             or normal (survives a crash of the process, not of the machine)
 
@@ -58,6 +63,8 @@ let leaderCommand = Command(
       }
       configuration.journal.durability = durability
     }
+    let metricsAt = try arguments.option(
+      "metrics", expected: MetricsAddress.expected, MetricsAddress.init)
     try arguments.finish()
 
     let store = Store<CounterState>(reducer: counterReducer, state: CounterState())
@@ -70,7 +77,11 @@ let leaderCommand = Command(
       if case .invalidEndpoint? = error as? LeaderError { throw UsageError("\(error)") }
       throw CommandFailure(.unavailable, "cannot start the leader: \(error)")
     }
+    let metrics: MetricsServer?
     do {
+      metrics = try unavailable {
+        try MetricsServer.start(serving: [leader.metrics], at: metricsAt, label: "counter-leader")
+      }
       try writeLine(leader.controlEndpoint)
     } catch {
       // Nobody can be told where it is: stop rather than serve unseen.
@@ -78,7 +89,8 @@ let leaderCommand = Command(
       throw error
     }
     let signal = TerminationSignals.wait()
-    Logger(label: "counter-leader").info(
+    metrics?.stop()
+    TandemLogger(label: "counter-leader").info(
       "signal \(signal): stopping at sequence \(leader.sequence)")
     try blockingAsync { await leader.stop() }
   })

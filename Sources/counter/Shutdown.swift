@@ -1,6 +1,7 @@
 import CommandLineKit
 import CounterExample
 import Synchronization
+import TandemMetrics
 import TandemSync
 
 /// What a follower process undoes before it exits, from the main thread or the signal thread:
@@ -9,6 +10,7 @@ final class Shutdown: Sendable {
   private struct Parts {
     var follower: Follower<CounterState>?
     var status: StatusFile?
+    var metrics: MetricsServer?
     var done = false
   }
 
@@ -27,6 +29,11 @@ final class Shutdown: Sendable {
     }
   }
 
+  /// Adds the metrics server, which serves until the shutdown.
+  func attach(_ metrics: MetricsServer?) {
+    parts.withLock { $0.metrics = metrics }
+  }
+
   /// Shuts down; later calls do nothing.
   func run() {
     let parts = self.parts.withLock { parts -> Parts? in
@@ -39,6 +46,7 @@ final class Shutdown: Sendable {
       terminal.restore()
       writeOut("\n")
     }
+    parts.metrics?.stop()
     parts.status?.finish()
     if let follower = parts.follower {
       try? blockingAsync { await follower.stop() }

@@ -11,7 +11,7 @@ let fixtureAPICommand = Command(
     + "  --host ADDRESS      address to bind (default 127.0.0.1)\n"
     + "  --slow-delay-ms N   how long the 'slowpoke' owner's answers wait (default 3000)\n\n"
     + "Prints the base URL on one line, then serves until SIGINT or SIGTERM.\n\n"
-    + "Exit status: 0 after a clean stop, 64 on a usage error, 1 when the address cannot be\n"
+    + "Exit status: 0 after a clean stop, 64 on a usage error, 69 when the address cannot be\n"
     + "bound, 74 when standard output cannot be written (it then stops at once)."
 ) { words in
   var arguments = try CommandLineArguments(words)
@@ -20,10 +20,15 @@ let fixtureAPICommand = Command(
   let slowDelay = try arguments.integer("slow-delay-ms", default: 3000, in: 0...600_000)
   try arguments.finish()
 
-  let fixture = try FixtureAPI(
-    configuration: FixtureAPI.Configuration(
-      server: HTTPServer.Configuration(host: host, port: port),
-      slowDelay: .milliseconds(slowDelay)))
+  let fixture: FixtureAPI
+  do {
+    fixture = try FixtureAPI(
+      configuration: FixtureAPI.Configuration(
+        server: HTTPServer.Configuration(host: host, port: port),
+        slowDelay: .milliseconds(slowDelay)))
+  } catch {
+    throw CommandFailure(.unavailable, "cannot serve on \(host):\(port): \(error)")
+  }
   do {
     try writeLine(fixture.server.url)
   } catch {

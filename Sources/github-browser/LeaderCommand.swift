@@ -2,6 +2,7 @@ import CommandLineKit
 import GitHubBrowser
 import Tandem
 import TandemJournal
+import TandemMetrics
 import TandemSync
 
 /// `github-browser leader`: owns the browser's state and serves followers until SIGINT or SIGTERM.
@@ -10,9 +11,12 @@ let leaderCommand = Command(
   summary: "Run the leader: it owns the shared state and serves workers and front ends.",
   usage: """
     [--control ENDPOINT] [--updates ENDPOINT] [--journal PATH [--durability full|normal]]
+    [--metrics HOST:PORT]
 
     Prints its control endpoint (what workers and front ends take as --leader) on the first line
-    of standard output, then logs to standard error (TANDEM_LOG=error|info|debug).
+    of standard output, then logs to standard error
+    (TANDEM_LOG=LEVEL: trace, debug, info, notice, warning, error or critical; info by default;
+    TANDEM_LOG_FORMAT=json for JSON lines).
 
     Options:
       --control ENDPOINT    where the control socket binds (default tcp://127.0.0.1:*, a free port)
@@ -22,6 +26,8 @@ let leaderCommand = Command(
                             (default: none; a restart starts from the empty state)
       --durability MODE     full (synced at every commit, the default) or normal (survives a
                             crash of the process, not of the machine)
+      --metrics HOST:PORT   serve Prometheus metrics at http://HOST:PORT/metrics (port 0:
+                            a free one; the log says which)
 
     Exit status: 0 after a clean stop on SIGINT or SIGTERM, 64 on a usage error (an endpoint
     that is not one included), 69 when an endpoint cannot be bound or the journal not opened,
@@ -44,6 +50,8 @@ let leaderCommand = Command(
       }
       configuration.journal.durability = durability
     }
+    let metricsAt = try arguments.option(
+      "metrics", expected: MetricsAddress.expected, MetricsAddress.init)
     try arguments.finish()
     configuration.schemaVersion = browserSchemaVersion
     let store = Store<BrowserState>(reducer: browserStoreReducer, state: BrowserState())
@@ -57,7 +65,11 @@ let leaderCommand = Command(
       if case .invalidEndpoint? = error as? LeaderError { throw UsageError("\(error)") }
       throw CommandFailure(.unavailable, "cannot start the leader: \(error)")
     }
+    let metrics: MetricsServer?
     do {
+      metrics = try unavailable {
+        try MetricsServer.start(serving: [leader.metrics], at: metricsAt, label: "github-leader")
+      }
       try writeLine(leader.controlEndpoint)
     } catch {
       // Nobody can be told where it is: stop rather than serve unseen.
@@ -65,7 +77,8 @@ let leaderCommand = Command(
       throw error
     }
     let signal = TerminationSignals.wait()
-    Logger(label: "github-leader").info(
+    metrics?.stop()
+    TandemLogger(label: "github-leader").info(
       "signal \(signal): stopping at sequence \(leader.sequence)")
     try blockingAsync { await leader.stop() }
   })

@@ -1,6 +1,7 @@
 import CommandLineKit
 import Foundation
 import GitHubBrowser
+import TandemMetrics
 import TandemSync
 
 /// `github-browser worker`: performs the requested loads against GitHub (or the fixture API).
@@ -9,6 +10,7 @@ let workerCommand = Command(
   summary: "Run a worker: claim requested loads, call the GitHub API, dispatch the results.",
   usage: """
     --leader ENDPOINT [--api-base URL] [--worker-id ID] [--concurrency N] [--lease-ms N]
+    [--metrics HOST:PORT]
 
     The token, if any, is read from the GITHUB_TOKEN environment variable; it is sent to the
     API only and never enters the state, the journal or a log.
@@ -20,10 +22,12 @@ let workerCommand = Command(
       --concurrency N     loads performed at once (default 4)
       --lease-ms N        how long a claim lasts unless renewed (default 15000)
       --timeout-ms N      how long one request may take (default 15000)
+      --metrics HOST:PORT serve Prometheus metrics at http://HOST:PORT/metrics (port 0:
+                          a free one; the log says which)
 
     Prints "worker ID" on one line, then runs until SIGINT or SIGTERM. Exit status: 0 after a
-    clean stop, 64 on a usage error, 69 when the leader does not answer, 74 when standard
-    output cannot be written (it then stops at once).
+    clean stop, 64 on a usage error, 69 when the leader does not answer or the metrics address
+    cannot be bound, 74 when standard output cannot be written (it then stops at once).
     """,
   run: { words in
     var arguments = try CommandLineArguments(words)
@@ -46,6 +50,8 @@ let workerCommand = Command(
     let concurrency = try arguments.integer("concurrency", default: 4, in: 1...64)
     let lease = try arguments.integer("lease-ms", default: 15_000, in: 300...600_000)
     let timeout = try arguments.integer("timeout-ms", default: 15_000, in: 100...600_000)
+    let metricsAt = try arguments.option(
+      "metrics", expected: MetricsAddress.expected, MetricsAddress.init)
     try arguments.finish()
 
     let token = ProcessInfo.processInfo.environment["GITHUB_TOKEN"].flatMap {
@@ -59,7 +65,16 @@ let workerCommand = Command(
       follower: follower, client: client,
       configuration: BrowserWorker.Configuration(
         workerID: workerID, lease: .milliseconds(lease), concurrency: concurrency))
-    let log = Logger(label: "github-worker")
+    let metrics: MetricsServer?
+    do {
+      metrics = try unavailable {
+        try MetricsServer.start(serving: [worker.metrics], at: metricsAt, label: "github-worker")
+      }
+    } catch {
+      try? blockingAsync { await follower.stop() }
+      throw error
+    }
+    let log = TandemLogger(label: "github-worker")
     log.info("worker \(workerID) on \(leader), API \(client.configuration)")
     do {
       try writeLine("worker \(workerID)")
@@ -71,6 +86,7 @@ let workerCommand = Command(
     let signal = TerminationSignals.wait()
     log.info("signal \(signal): stopping after \(worker.performedLoads.count) loads")
     running.cancel()
+    metrics?.stop()
     try blockingAsync {
       await running.value
       await follower.stop()

@@ -105,3 +105,56 @@ struct NestedCommandGroupTests {
     #expect(tool.run(["files", "misuse", "--help"]) == .success)
   }
 }
+
+@Suite("Usage errors, suggestions and the version")
+struct UsageMessageTests {
+  let group = CommandGroup(
+    name: "tool", summary: "A tool.",
+    commands: [
+      Command(
+        name: "stats", summary: "Statistics",
+        usage: "--leader ENDPOINT [--json]\n  [--all]\n\nLong text.\n\nOptions:\n  --json  JSON",
+        run: { _ in throw UsageError("missing --leader") }),
+      Command(name: "snapshot", summary: "Snapshot", usage: "Exit status:\n  0 ok", run: { _ in }),
+    ],
+    exitStatuses: "Exit status:\n  0   success\n  64  misuse")
+
+  @Test func aMisspelledCommandGetsASuggestion() {
+    #expect(
+      group.unknownCommand("stat") == """
+        tool: unknown command 'stat' (did you mean 'stats'?)
+        Usage: tool <command> [options]
+        Run 'tool --help' for the list of commands.
+        """)
+    #expect(group.unknownCommand("snap").contains("(did you mean 'snapshot'?)"))
+    #expect(group.unknownCommand("stast").contains("(did you mean 'stats'?)"))
+    #expect(!group.unknownCommand("frobnicate").contains("did you mean"))
+  }
+
+  @Test func aUsageErrorShowsTheSynopsisNotTheWholeHelp() {
+    let message = group.usageError(UsageError("missing --leader"), of: group.commands[0])
+    #expect(
+      message == """
+        tool stats: missing --leader
+        Usage: tool stats --leader ENDPOINT [--json] [--all]
+        Run 'tool stats --help' for its options and exit statuses.
+        """)
+    #expect(group.run(["stats"]) == .usage)
+  }
+
+  @Test func theGroupsExitStatusesCompleteACommandsHelp() {
+    #expect(
+      group.help(of: group.commands[0]).hasSuffix("\n\nExit status:\n  0   success\n  64  misuse"))
+    // A command that documents its own statuses keeps them alone.
+    #expect(!group.help(of: group.commands[1]).contains("misuse"))
+  }
+
+  @Test func versionIsThePackagesAtEveryLevel() {
+    #expect(group.versionLine == "tool \(PackageVersion.current)")
+    #expect(group.run(["--version"]) == .success)
+    let nested = CommandGroup(name: "tool files", summary: "Files.", commands: [])
+    #expect(nested.versionLine == "tool \(PackageVersion.current)")
+    #expect(PackageVersion.current.split(separator: ".").count == 3)
+    #expect(group.help.contains("'tool --version' prints the version."))
+  }
+}

@@ -162,6 +162,30 @@ struct ReportTests {
         """)
   }
 
+  @Test func onlyConnectedFollowersAreListedUnlessAllAreAskedFor() throws {
+    let statistics = try decodeStatistics(
+      #"{"epoch":"0000000000000abc","sequence":9,"backlogCount":0,"backlogOldest":0,"#
+        + #""counters":{},"followers":["#
+        + #"{"client":"watch","lastSeenMillisecondsAgo":1600,"lag":0},"#
+        + #"{"client":"web-1","lastSeenMillisecondsAgo":12,"lag":0}],"#
+        + #""clients":[{"client":"web-1","lastNumber":4,"lastSequence":9},"#
+        + #"{"client":"tandem-cli-1","lastNumber":1,"lastSequence":3}],"clientCount":3}"#)
+    let connected = StatisticsReport.selected(statistics, all: false)
+    #expect(connected.followers.map(\.client) == ["web-1"])
+    #expect(connected.clients == nil && connected.clientCount == nil)
+    #expect(!StatisticsReport.json(connected).contains("clients"))
+    let all = StatisticsReport.selected(statistics, all: true)
+    #expect(all.followers.count == 2)
+    #expect(
+      StatisticsReport.text(all, leader: "tcp://h:1").hasSuffix(
+        """
+        clients (3 in the ledger, the 2 most recent shown)
+          CLIENT         LAST NUMBER   LAST SEQUENCE
+          web-1                    4               9
+          tandem-cli-1             1               3
+        """))
+  }
+
   @Test func statisticsInJSONAreCanonical() throws {
     let json = StatisticsReport.json(statistics)
     #expect(json.hasPrefix(#"{"backlogCount":20,"backlogOldest":101,"counters":{"#))

@@ -44,13 +44,13 @@ struct ReplicaSyncLeaderChangeTests {
         == .hello(version: ControlRequest.version, client: "c", fingerprint: "f", generation: 5))
   }
 
-  @Test func aPongOfAnotherEpochWhileLiveRejoins() {
+  @Test func aPongOfAnotherEpochWhileLiveSaysHelloAgain() {
     var sync = live(at: 4)
     _ = sync.ping(client: "c")
     let effects = sync.received(.pong(Epoch(rawValue: 8), sequence: 0), now: now)
     #expect(effects.count == 1)
-    guard case .reconnect(let reason) = effects.first else {
-      Issue.record("expected a reconnect, got \(effects)")
+    guard case .realign(let reason) = effects.first else {
+      Issue.record("expected a realignment, got \(effects)")
       return
     }
     #expect(reason.contains("new history"))

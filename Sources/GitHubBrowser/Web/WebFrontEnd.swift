@@ -38,6 +38,9 @@ public final class WebFrontEnd: Sendable {
   let connectionFeed: Task<Void, Never>
   /// The bound base URL, such as `http://127.0.0.1:8080`.
   public let url: String
+  /// The front end's metrics, for Prometheus: its requests by status and their durations, and
+  /// its follower's (see ``MetricsRegistry``).
+  public let metrics = MetricsRegistry()
 
   /// Starts serving `follower`'s state, with its connection to the leader on the page's badge
   /// (see ``BrowserView/Connection``). A session that has had no event stream here for
@@ -66,7 +69,11 @@ public final class WebFrontEnd: Sendable {
     ).router()
     let server: HTTPServer
     do {
-      server = try HTTPServer(configuration: configuration, router: router)
+      let counted = WebMetrics()
+      metrics.addCollector { counted.families() }
+      metrics.addCollector { [follower] in await follower.metrics.families() }
+      server = try HTTPServer(
+        configuration: configuration, handler: counted.counting(router.handler))
     } catch {
       // Not serving: nothing is to follow the follower's states for.
       feed.cancel()

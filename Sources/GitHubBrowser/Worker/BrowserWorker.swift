@@ -62,7 +62,11 @@ public final class BrowserWorker: Sendable {
   public let client: GitHubClient
   /// The configuration it was made with.
   public let configuration: Configuration
-  private let log: Logger
+  private let log: TandemLogger
+  /// The worker's metrics, for Prometheus: loads by outcome and their durations, and its
+  /// follower's (see ``MetricsRegistry``).
+  public let metrics = MetricsRegistry()
+  private let loads = WorkerMetrics()
   private let inFlight = Mutex<Set<Int>>([])
   private let performed = Mutex<[Int]>([])
 
@@ -72,7 +76,9 @@ public final class BrowserWorker: Sendable {
     self.follower = follower
     self.client = client
     self.configuration = configuration
-    self.log = Logger(label: "worker[\(configuration.workerID)]")
+    self.log = TandemLogger(label: "worker[\(configuration.workerID)]")
+    metrics.addCollector { [loads] in loads.families() }
+    metrics.addCollector { [follower] in await follower.metrics.families() }
   }
 
   /// The ids of the loads this worker performed (claimed and sent to GitHub), in order.
@@ -147,7 +153,11 @@ public final class BrowserWorker: Sendable {
     performed.withLock { $0.append(load.id) }
     log.info("performing load \(load.id): \(load.target)")
     let renewal = Task { await self.renew(load.id) }
+    let started = ContinuousClock.now
     let result = await client.perform(load.target)
+    loads.performed(
+      result.map { if case .failed = $0.outcome { "failed" } else { "succeeded" } }
+        ?? "released", in: .now - started)
     renewal.cancel()
     do {
       if let result {

@@ -16,6 +16,9 @@ package struct ReplicaSync {
     case verify(stateHash: UInt64)
     /// Drop the connection and join again after a back-off.
     case reconnect(reason: String)
+    /// Say `HELLO` again on the open connection and send nothing until its `WELCOME`, which
+    /// realigns the numbering and names the updates endpoint to read.
+    case realign(reason: String)
     /// Tell the operator (the follower logs it as an error): something the follower cannot
     /// put right by itself happened, such as a leader that lost the end of its history.
     case report(String)
@@ -61,11 +64,13 @@ package struct ReplicaSync {
   /// set across reconnects, so that rejoining the same epoch does not skip that snapshot.
   package private(set) var replicaBehind = false
   package private(set) var counters = Counters()
+  /// The leader's sequence in its last heartbeat of this epoch (for the follower's lag).
+  package private(set) var leaderSequenceHeard: UInt64 = 0
   /// The leader's heartbeat interval, from `WELCOME`.
   package private(set) var heartbeatInterval: Duration = .seconds(1)
   /// The generation the last `WELCOME` handed this process (0 before the first): sent in every
   /// `HELLO`, so the leader tells this process's reconnects from another process that took the
-  /// client id over (see ``ClientLedger/hello(client:generation:now:)``).
+  /// client id over (see ``ClientLedger/hello(client:generation:now:fresh:)``).
   package private(set) var generation: UInt64 = 0
   /// The replica's epoch and sequence when the last `PING` was sent: its `PONG` must carry at
   /// least that sequence in that epoch, since the leader had reached it before it answered.
@@ -159,6 +164,7 @@ package struct ReplicaSync {
       return accept(delta, of: messageEpoch)
     case (_, .heartbeat(let messageEpoch, let leaderSequence, let hash)):
       guard messageEpoch == epoch || phase == .awaitingSnapshot else { return newEpoch() }
+      leaderSequenceHeard = leaderSequence
       guard phase == .live else { return [] }
       if leaderSequence > sequence { return requestCatchUp() }
       return leaderSequence == sequence ? [.verify(stateHash: hash)] : []
@@ -220,7 +226,8 @@ package struct ReplicaSync {
   ///
   /// - Another epoch than the replica's, while live: the leader restarted with a new history
   ///   behind the open connection (ZeroMQ reconnected by itself). Its updates endpoint may have
-  ///   changed and its ledger may not know this client: join again.
+  ///   changed and its ledger may not know this client: say `HELLO` again on the connection,
+  ///   whose `WELCOME` realigns the numbering and names the updates endpoint.
   /// - The same epoch with a sequence below the replica's when the `PING` was sent: the leader
   ///   lost the end of the history the replica shows (its journal lost its tail). The replica
   ///   takes the leader's snapshot, older as it is, and the follower says so.
@@ -228,7 +235,7 @@ package struct ReplicaSync {
     guard phase == .live, let epoch else { return [] }
     guard pongEpoch == epoch else {
       return [
-        .reconnect(
+        .realign(
           reason: "the leader answered with epoch \(pongEpoch), not the replica's \(epoch): "
             + "it restarted with a new history")
       ]

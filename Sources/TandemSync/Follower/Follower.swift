@@ -34,6 +34,11 @@ public final class Follower<State: Codable & Sendable>: Sendable {
   /// This follower's client id.
   public var clientID: String { core.configuration.clientID }
 
+  /// The follower's metrics, for Prometheus (see ``MetricsRegistry``): its replica's sequence
+  /// and lag, gaps repaired, resyncs, receipts waiting, send-to-applied latency. Serve them
+  /// with the `TandemMetrics` module's `MetricsServer`.
+  public let metrics = MetricsRegistry()
+
   private let core: FollowerCore<TypedReplicaModel<State>>
   private let registry: ActionRegistry
 
@@ -53,7 +58,8 @@ public final class Follower<State: Codable & Sendable>: Sendable {
       makeModel: { TypedReplicaModel<State>() })
     self.core = core
     self.registry = registry
-    let log = Logger(label: "follower[\(configuration.clientID)]")
+    metrics.addCollector(FollowerMetrics.collector(core: core))
+    let log = TandemLogger(label: "follower[\(configuration.clientID)]")
     // The store holds the core weakly: a store the caller keeps must not keep the follower.
     core.store.setDispatchInterceptor { [registry, weak core] (action: any Action) -> Bool in
       do {

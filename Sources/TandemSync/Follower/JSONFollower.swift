@@ -26,7 +26,7 @@ public final class JSONFollower: Sendable {
     core = try await FollowerCore(
       configuration: configuration, fingerprint: SchemaFingerprint.any,
       makeModel: { JSONReplicaModel() })
-    let log = Logger(label: "follower[\(configuration.clientID)]")
+    let log = TandemLogger(label: "follower[\(configuration.clientID)]")
     core.store.setDispatchInterceptor { (action: any Action) -> Bool in
       log.error(
         "dropped \(type(of: action)): a JSONFollower forwards actions only with send(tag:payload:)")

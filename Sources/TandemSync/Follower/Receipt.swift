@@ -21,6 +21,9 @@ public final class Receipt: Sendable {
 
   private let status = Mutex(Status())
 
+  /// When the action was sent (for the send-to-applied latency).
+  let sentAt = ContinuousClock.now
+
   init() {}
 
   /// The sequence at which the action took effect, once the replica shows it.

@@ -44,8 +44,12 @@ public final class Leader<State: Codable & Sendable>: Sendable {
   /// The schema fingerprint followers must match.
   public let fingerprint: String
 
-  private let loop: IOLoop
-  private let engine: LoopBound<LeaderEngine<State>>
+  /// The leader's metrics, for Prometheus (see ``MetricsRegistry``): its sequence and epoch,
+  /// actions, deltas, drops, followers and their lag, journal commit latency.
+  public let metrics = MetricsRegistry()
+
+  let loop: IOLoop
+  let engine: LoopBound<LeaderEngine<State>>
   private let history: LeaderHistory<State>
 
   /// Recovers the leader's history from its journal (if it has one), binds its sockets and starts
@@ -68,7 +72,7 @@ public final class Leader<State: Codable & Sendable>: Sendable {
     let fingerprint = SchemaFingerprint.of(
       State.self, registry: registry, version: configuration.schemaVersion)
     let start = try LeaderStart(
-      initial: initial, configuration: configuration, log: Logger(label: "leader"))
+      initial: initial, configuration: configuration, log: configuration.log)
     if start.recovered { store.replaceState(start.state) }
     let history = LeaderHistory(
       epoch: start.epoch, sequence: start.sequence, state: start.state, ledger: start.ledger)
@@ -100,7 +104,8 @@ public final class Leader<State: Codable & Sendable>: Sendable {
     self.epoch = start.epoch
     self.fingerprint = fingerprint
     (controlEndpoint, updatesEndpoint) = endpoints
-    Logger(label: "leader").info(
+    metrics.addCollector(LeaderMetrics.collector(loop: loop, engine: engine))
+    configuration.log.info(
       "epoch \(start.epoch) at sequence \(start.sequence), control \(controlEndpoint), "
         + "updates \(updatesEndpoint)")
   }

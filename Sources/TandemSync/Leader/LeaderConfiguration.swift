@@ -15,6 +15,9 @@ public struct LeaderConfiguration: Sendable {
   public var updates: String
   /// The updates endpoint announced to followers in `WELCOME`; by default the bound one.
   public var advertisedUpdates: String?
+  /// Where the leader logs; by default a logger labelled `leader` with the handler the
+  /// bootstrapped factory makes (see ``TandemLogging``).
+  public var logger: TandemLogger?
   /// How often the leader sends a heartbeat when idle.
   public var heartbeatInterval: Duration = .milliseconds(500)
   /// The most recent deltas kept for catch-up, by count.
@@ -99,4 +102,9 @@ public struct LeaderConfiguration: Sendable {
     /// arrive one at a time it publishes exactly as ``perAction`` does.
     case perBatch
   }
+}
+
+extension LeaderConfiguration {
+  /// The logger the leader writes to: ``logger``, or a new one labelled `leader`.
+  var log: TandemLogger { logger ?? TandemLogger(label: "leader") }
 }

@@ -12,6 +12,20 @@ public struct LeaderStatistics: Sendable, Equatable, Codable {
     public var lag: UInt64
   }
 
+  /// One client of the leader's ledger: a follower or a one-off sender (`tandem dispatch`)
+  /// with an action applied or rejected, as long as the ledger keeps it.
+  public struct Client: Sendable, Equatable, Codable {
+    /// Its client id.
+    public var client: String
+    /// The last action number it used up.
+    public var lastNumber: UInt64
+    /// The sequence at which its last applied action took effect (0 for none).
+    public var lastSequence: UInt64
+  }
+
+  /// The most ledger clients a `STATS` reply lists (the most recently active).
+  public static let clientsListed = 1000
+
   /// The leader's epoch, as 16 hexadecimal digits.
   public var epoch: String
   /// The sequence of the newest published state.
@@ -23,6 +37,11 @@ public struct LeaderStatistics: Sendable, Equatable, Codable {
   /// `snapshotsEncoded`, `catchUpsServed`, `staleCatchUps`, `actionsApplied`,
   /// `actionsRejected`, `duplicates`, `outOfOrder`, `malformedRequests`, `repliesDropped`.
   public var counters: [String: Int]
-  /// The followers heard from recently.
+  /// The followers heard from recently (said `HELLO`, heard from within a minute).
   public var followers: [Follower]
+  /// The ledger's clients, most recently active first, at most ``clientsListed``; `nil` from a
+  /// leader that does not send them.
+  public var clients: [Client]?
+  /// How many clients the ledger holds; `nil` from a leader that does not send it.
+  public var clientCount: Int?
 }

@@ -13,7 +13,14 @@ let benchmarks = CommandGroup(
     syncBenchmark,
     journalStoreBenchmark,
     journalBenchmark,
-  ]
+  ],
+  exitStatuses: """
+    Exit status:
+      0   the benchmark ran and printed its figures
+      1   the benchmark failed (the message says which step)
+      64  the command was called wrongly (see the usage above)
+      74  the output could not be written (e.g. a full disk)
+    """
 )
 
 let benchCommand = Command(

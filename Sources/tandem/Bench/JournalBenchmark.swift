@@ -29,7 +29,7 @@ let journalBenchmark = Command(
       directory: try arguments.directory("directory", default: NSTemporaryDirectory()))
     try arguments.finish()
     ChildProcess.terminateOnSignal()
-    Logger.level = .error
+    TandemLogging.bootstrapStandard(level: .error)
     try blockingAsync { try await benchmark.run() }
   }
 )

@@ -12,6 +12,9 @@ struct SenderThroughput: Sendable {
   /// Whether each follower's replica store has a subscriber (then it shows every published
   /// state, one change per delta; without one, deltas that arrive together are one change).
   var subscribed = false
+  /// When set, the leader's metrics are collected this often while the senders run (as a
+  /// scrape of `/metrics` would: every counter read on the leader's loop thread).
+  var scrapeEvery: Duration?
 
   /// Actions per second applied at the leader, and delivered to every replica, with a leader
   /// configured by `configure`.
@@ -31,6 +34,17 @@ struct SenderThroughput: Sendable {
       try await Task.sleep(for: .milliseconds(2))
       try Self.checkRunning(workers)
     }
+    let scraper = scrapeEvery.map { interval in
+      Task { [metrics = leader.metrics] in
+        var scrapes = 0
+        while !Task.isCancelled {
+          scrapes += await metrics.exposition().isEmpty ? 0 : 1
+          try? await Task.sleep(for: interval)
+        }
+        return scrapes
+      }
+    }
+    defer { scraper?.cancel() }
     let clock = ContinuousClock()
     let start = clock.now
     leader.store.dispatch(StartSending())

@@ -16,14 +16,17 @@ import TandemSync
 /// 4. latency: one follower process, `send` to `receipt.applied()`, p50 and p99, with the
 ///    sending task on the follower's I/O thread and on the cooperative pool, beside a raw ZeroMQ
 ///    DEALER to ROUTER round trip between two processes (same state).
-/// `--parts` picks some of them (`leader`, `join`, `throughput`, `latency`; all by default).
+/// 5. metrics: the throughput of part 3 (a delta per action, no subscribers) with the leader's
+///    metrics collected every 100 ms and without, alternating within each run, and their ratio.
+/// `--parts` picks some of them (`leader`, `join`, `throughput`, `latency`, `metrics`; all by
+/// default).
 /// Durability is off (no journal). Helper processes are this executable with `--worker`.
 let syncBenchmark = Command(
   name: "sync",
   summary: "Leader and followers: time and bytes per action, join time, throughput, latency",
   usage:
     "[--runs N] [--items N] [--actions N] [--senders N] [--window N] [--round-trips N]"
-    + " [--throughput-items N] [--parts leader,join,throughput,latency]",
+    + " [--throughput-items N] [--parts leader,join,throughput,latency,metrics]",
   run: { words in
     var arguments = try CommandLineArguments(words, flags: ["subscribe", "on-loop"])
     if let role = arguments.option("worker") {
@@ -41,7 +44,7 @@ let syncBenchmark = Command(
       parts: try SyncBenchmark.Part.list(arguments.option("parts")))
     try arguments.finish()
     ChildProcess.terminateOnSignal()
-    Logger.level = .error
+    TandemLogging.bootstrapStandard(level: .error)
     try blockingAsync { try await benchmark.run() }
   }
 )
@@ -61,7 +64,7 @@ struct SyncBenchmark: Sendable {
 
   /// The benchmark's parts, each with its own rows.
   enum Part: String, CaseIterable {
-    case leader, join, throughput, latency
+    case leader, join, throughput, latency, metrics
 
     /// The parts named in `list` (comma-separated), or all of them when it is nil.
     static func list(_ list: String?) throws -> Set<Part> {
@@ -89,6 +92,7 @@ struct SyncBenchmark: Sendable {
     if parts.contains(.join) { try await addJoinRows(&table) }
     if parts.contains(.throughput) { try await addThroughputRows(&table) }
     if parts.contains(.latency) { try await addLatencyRows(&table) }
+    if parts.contains(.metrics) { try await addMetricsRows(&table) }
     table.print()
   }
 
@@ -181,6 +185,29 @@ struct SyncBenchmark: Sendable {
         "",
       ])
     }
+  }
+
+  /// Part 5: the sender throughput with the leader's metrics scraped every 100 ms and without,
+  /// alternating within each run (so both see the same machine load), and the median ratio.
+  private func addMetricsRows(_ table: inout BenchmarkTable) async throws {
+    var off: [Double] = []
+    var on: [Double] = []
+    var ratios: [Double] = []
+    for run in 0...runs {
+      var load = SenderThroughput(
+        items: throughputItems, actions: actions, senders: senders, window: window)
+      let without = try await load.measure().applied
+      load.scrapeEvery = .milliseconds(100)
+      let with = try await load.measure().applied
+      if run > 0 {
+        off.append(without)
+        on.append(with)
+        ratios.append(with / without)
+      }
+    }
+    table.add(["metrics off: applied at leader (actions/s)", format(off), ""])
+    table.add(["metrics scraped every 100 ms (actions/s)", format(on), ""])
+    table.add(["  ratio on/off (median of runs)", format(ratios, 3), ">= 0.97"])
   }
 
   private func format(_ values: [Double], _ decimals: Int = 0) -> String {

@@ -36,7 +36,7 @@ enum SyncBenchmarkWorker {
     let subscribe = arguments.flag("subscribe")
     let onLoop = arguments.flag("on-loop")
     try arguments.finish()
-    Logger.level = .error
+    TandemLogging.bootstrapStandard(level: .error)
     let output = try blockingAsync {
       let follower = try await Follower<SyncBenchmarkState>(
         configuration: FollowerConfiguration(leader: leader), registry: syncBenchmarkRegistry)

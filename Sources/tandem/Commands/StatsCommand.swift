@@ -6,7 +6,8 @@ let statsCommand = Command(
   name: "stats", summary: CommandHelp.stats.summary, usage: CommandHelp.stats.usage,
   run: { words in
     let options = try StatsOptions(arguments: words)
-    let statistics = try ControlClient(options.connection).statistics()
+    let statistics = StatisticsReport.selected(
+      try ControlClient(options.connection).statistics(), all: options.all)
     try writeLine(
       options.json
         ? StatisticsReport.json(statistics)

@@ -20,7 +20,7 @@ let watchCommand = Command(
     if getenv("TANDEM_LOG") == nil {
       // The deltas are the output; the follower's joins and resyncs would only interleave (the
       // watch reports losing the leader and rejoining it itself).
-      Logger.level = .error
+      TandemLogging.bootstrapStandard(level: .error)
     }
     try blockingAsync { [configuration] in
       let follower = try await joinLeader(configuration)

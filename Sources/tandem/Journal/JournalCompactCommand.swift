@@ -19,7 +19,7 @@ let journalCompactCommand = Command(
     let reclaim = arguments.flag("reclaim")
     try arguments.finish()
     // Only a journal that exists: opened for writing, a missing or empty file would become one.
-    try Journal(readingAt: path).close()
+    try readJournal(at: path).close()
     let journal = try Journal(
       path: path,
       configuration: .init(durability: .full, catchUpWindow: UInt64(window)))

@@ -15,7 +15,7 @@ let journalInspectCommand = Command(
     let path = try journalPath(&arguments)
     let json = arguments.flag("json")
     try arguments.finish()
-    let stats = try Journal(readingAt: path).stats()
+    let stats = try readJournal(at: path).stats()
     try writeLine(json ? inspectJSON(path: path, stats) : inspectText(path: path, stats))
   }
 )

@@ -9,7 +9,7 @@ let journalVerifyCommand = Command(
   usage: "--db PATH [--json]\n\n"
     + "  --db PATH  the journal file (opened read-only; a leader may be running)\n"
     + "  --json     one JSON object instead of text (progress still goes to stderr)\n\n"
-    + "Exits with status 1 when the journal cannot be opened or a check finds a problem.",
+    + "Exits with status 1 when the journal cannot be used or a check finds a problem.",
   run: { words in
     var arguments = try CommandLineArguments(words, flags: ["json"])
     let path = try journalPath(&arguments)
@@ -17,7 +17,7 @@ let journalVerifyCommand = Command(
     try arguments.finish()
     let clock = ContinuousClock()
     let start = clock.now
-    let verification = try Journal(readingAt: path).verify { line in
+    let verification = try readJournal(at: path).verify { line in
       printError(line)
     }
     let elapsed = clock.now - start

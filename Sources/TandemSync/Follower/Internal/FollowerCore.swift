@@ -13,7 +13,7 @@ final class FollowerCore<Model: ReplicaModel>: Sendable {
   let store: Store<State>
   /// The I/O loop, which is also the follower's task executor.
   let loop: IOLoop
-  private let engine: LoopBound<FollowerEngine<Model>>
+  let engine: LoopBound<FollowerEngine<Model>>
 
   /// Joins the leader: returns once the first snapshot is in the replica store.
   init(

@@ -11,10 +11,10 @@ extension FollowerEngine {
         reply = try ControlReply(frames: parts)
       } catch {
         counters.malformedMessages += 1
-        log.error("malformed reply from the leader: \(error)")
+        log.rateLimited(.error, "malformed reply from the leader: \(error)")
         continue
       }
-      log.debug("reply \(reply)")
+      log.rateLimited(.debug, "reply \(reply)")
       switch reply {
       case .welcome(
         let epoch, let sequence, let lastNumber, let forgottenThrough, _, let updates, _):
@@ -52,11 +52,12 @@ extension FollowerEngine {
         // Another connection said HELLO for this client id since this one did, and this
         // follower's own earlier connections are closed: another process uses the id. Sending
         // on would mix two numberings; stop, and say why.
-        log.error("another process took over client id \(configuration.clientID): \(message)")
+        log.rateLimited(
+          .error, "another process took over client id \(configuration.clientID): \(message)")
         stop(.refused(code: ControlReply.superseded, message: message))
         return
       case .error(let code, let message) where code == "fingerprint" || code == "version":
-        log.error("the leader refused this follower (\(code)): \(message)")
+        log.rateLimited(.error, "the leader refused this follower (\(code)): \(message)")
         stop(.refused(code: code, message: message))
         return
       default:
@@ -71,11 +72,11 @@ extension FollowerEngine {
     while let subscriber, let parts = try? subscriber.receiveParts(wait: .nonBlocking) {
       do {
         let update = try UpdateMessage(frames: parts)
-        log.debug("update \(update)")
+        log.rateLimited(.debug, "update \(update)")
         perform(sync.received(update, now: .now), settling: false)
       } catch {
         counters.malformedMessages += 1
-        log.error("malformed update from the leader: \(error)")
+        log.rateLimited(.error, "malformed update from the leader: \(error)")
       }
     }
     settleVisible()
@@ -108,11 +109,14 @@ extension FollowerEngine {
         }
       case .apply:
         break
+      case .realign(let reason):
+        realign(because: reason)
       case .report(let message):
         log.error(message)
       case .verify(let hash):
         guard replicaHashMatches(hash) else {
-          log.error("state hash differs from the leader's at \(sync.sequence); resyncing")
+          log.rateLimited(
+            .error, "state hash differs from the leader's at \(sync.sequence); resyncing")
           perform(sync.diverged())
           return
         }
@@ -147,6 +151,7 @@ extension FollowerEngine {
     awaitingVisibility.removeAll { waiting in
       guard waiting.epoch == epoch, waiting.sequence <= sequence else { return false }
       waiting.receipt.settle(.success(waiting.sequence))
+      sendToApplied.observe(.now - waiting.receipt.sentAt)
       return true
     }
   }

@@ -16,7 +16,7 @@ extension FollowerEngine {
       state = try model.reset(document: document)
     } catch {
       counters.applyFailures += 1
-      log.error("the snapshot at \(sequence) does not decode: \(error)")
+      log.rateLimited(.error, "the snapshot at \(sequence) does not decode: \(error)")
       if store == nil {
         fail(.refused(code: "snapshot", message: "the leader's snapshot does not decode: \(error)"))
       } else {
@@ -65,6 +65,7 @@ extension FollowerEngine {
           let number = action.origin.number
           if let entry = outbox.withLock({ $0.applied(number, epoch: epoch, sequence: sequence) }) {
             entry.receipt.settle(.success(sequence))
+            sendToApplied.observe(.now - entry.receipt.sentAt)
           }
         }
       }
@@ -75,7 +76,7 @@ extension FollowerEngine {
       applied + 1 == deltas.count
       ? "delta \(deltas[applied].sequence) does"
       : "deltas \(deltas[applied].sequence)...\(deltas[deltas.count - 1].sequence) do"
-    log.error("\(sequences) not apply to the replica (\(failure)); resyncing")
+    log.rateLimited(.error, "\(sequences) not apply to the replica (\(failure)); resyncing")
     perform(sync.failedToApply())
     return false
   }

@@ -13,7 +13,7 @@ final class FollowerEngine<Model: ReplicaModel> {
   let fingerprint: String
   let outbox: FollowerOutbox
   let scope: LoopScope
-  let log: Logger
+  let log: TandemLogger
   var model: Model
   var sync: ReplicaSync
   /// The replica store, made at the first snapshot.
@@ -37,6 +37,8 @@ final class FollowerEngine<Model: ReplicaModel> {
   /// Acknowledged receipts waiting for the replica to show their sequence.
   var awaitingVisibility: [(epoch: Epoch, sequence: UInt64, receipt: Receipt)] = []
   var counters = FollowerCounters()
+  /// How long each action took from `send` to the replica showing it.
+  let sendToApplied = MetricHistogram()
   /// Called with each delta applied to the replica, in order (not with snapshots).
   var deltaObservers: [(Epoch, Delta) -> Void] = []
   /// Called once when the follower stops.
@@ -55,7 +57,7 @@ final class FollowerEngine<Model: ReplicaModel> {
     self.fingerprint = fingerprint
     self.model = model
     self.outbox = outbox
-    self.log = Logger(label: "follower[\(configuration.clientID)]")
+    self.log = TandemLogger(label: "follower[\(configuration.clientID)]")
     self.sync = ReplicaSync(silenceLimit: configuration.silenceLimit, now: .now)
     self.nextDelay = configuration.reconnectDelay
     // The loop's handlers and timers hold the engine weakly: a follower released without

@@ -20,6 +20,11 @@ struct LeaderCounters {
   var commitFailures = 0
   var journalSnapshots = 0
   var journalCatchUps = 0
+  /// Rejected actions by rejection code, dropped messages by reason, refused HELLOs by reason
+  /// (`version`, `fingerprint`): for the metrics, not in `STATS`.
+  var rejectedByReason: [String: Int] = [:]
+  var droppedByReason: [String: Int] = [:]
+  var handshakeFailures: [String: Int] = [:]
 
   /// The counts by name.
   var dictionary: [String: Int] {

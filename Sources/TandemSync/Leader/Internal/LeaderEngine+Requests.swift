@@ -20,12 +20,12 @@ extension LeaderEngine {
         request = try ControlRequest(frames: parts, from: 1)
       } catch {
         counters.malformedRequests += 1
-        log.info("refused a malformed request: \(error)")
+        log.rateLimited(.info, "refused a malformed request: \(error)")
         let code = error.description.hasPrefix("unknown") ? "unknown-command" : "malformed"
         reply(to: routingID, .error(code: code, message: error.description), now: true)
         continue
       }
-      log.debug("request \(request)")
+      log.rateLimited(.debug, "request \(request)")
       handle(request, from: routingID)
     }
     flush()
@@ -46,6 +46,7 @@ extension LeaderEngine {
     switch request {
     case .hello(let version, let client, let theirs, let generation):
       guard version == ControlRequest.version else {
+        counters.handshakeFailures["version", default: 0] += 1
         reply(
           to: routingID,
           .error(
@@ -55,7 +56,9 @@ extension LeaderEngine {
         return
       }
       guard theirs == fingerprint || theirs == "*" else {
-        log.error(
+        counters.handshakeFailures["fingerprint", default: 0] += 1
+        log.rateLimited(
+          .error,
           "refused follower \(client): schema fingerprint \(theirs), expected \(fingerprint)")
         reply(
           to: routingID,
@@ -95,7 +98,7 @@ extension LeaderEngine {
       let (lastNumber, forgottenThrough) = history.read {
         ($0.ledger.lastNumber(of: client), $0.ledger.forgottenThrough)
       }
-      log.info("hello from \(client), last action number \(lastNumber)")
+      log.rateLimited(.info, "hello from \(client), last action number \(lastNumber)")
       reply(
         to: routingID,
         .welcome(
@@ -142,13 +145,15 @@ extension LeaderEngine {
   private func dispatch(
     _ forwarded: ForwardedAction, from routingID: Frame, epoch: Epoch, quietly: Bool
   ) {
+    if oldestUnpublished == nil { oldestUnpublished = .now }
     if let owner = owners[forwarded.client], owner != routingID {
       // Sent on a connection the client has since replaced with a new HELLO (a reconnect, or a
       // restarted process with the same id): the new connection resends what still matters, in
       // its own numbering, so applying this could reuse numbers. The answer reaches a live
       // follower only when another process took its client id over, and that follower stops.
       counters.supersededDispatches += 1
-      log.debug("refused \(forwarded.tag) #\(forwarded.number) from a superseded connection")
+      log.rateLimited(
+        .debug, "refused \(forwarded.tag) #\(forwarded.number) from a superseded connection")
       reply(
         to: routingID,
         .error(
@@ -199,8 +204,9 @@ extension LeaderEngine {
       case .failure(let unbounded):
         let rejection = unbounded.bounded
         counters.actionsRejected += 1
+        counters.rejectedByReason[rejection.code.rawValue, default: 0] += 1
         history.recordRejected(origin, rejection)
-        log.info("rejected \(forwarded.tag) from \(origin): \(rejection)")
+        log.rateLimited(.info, "rejected \(forwarded.tag) from \(origin): \(rejection)")
         reply(to: routingID, .reject(client: origin.client, number: origin.number, rejection))
       }
     }

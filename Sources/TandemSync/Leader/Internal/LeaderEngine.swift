@@ -18,7 +18,7 @@ final class LeaderEngine<State: Codable & Sendable> {
   let updatesEndpoint: String
   /// The durable history, when durability is not `off`.
   let journal: Journal?
-  let log = Logger(label: "leader")
+  let log: TandemLogger
   private let scope: LoopScope
 
   var backlog: Backlog
@@ -42,6 +42,10 @@ final class LeaderEngine<State: Codable & Sendable> {
   /// `ACK` of a `DISPATCH-QUIET`) is not sent unless a failed commit made it a rejection.
   var pendingReplies: [(routingID: Frame, reply: ControlReply, quiet: Bool)] = []
   var counters = LeaderCounters()
+  /// The latency histograms, read by scrapes from other threads.
+  let histograms = LeaderHistograms()
+  /// When the oldest action not yet published arrived (for the dispatch-to-publish latency).
+  var oldestUnpublished: ContinuousClock.Instant?
   /// The drops the log has not yet reported.
   private var droppedMessages = DroppedMessages()
   /// How often, at most, the log reports dropped messages.
@@ -66,6 +70,7 @@ final class LeaderEngine<State: Codable & Sendable> {
     self.history = history
     self.differ = differ
     self.configuration = configuration
+    self.log = configuration.log
     self.fingerprint = fingerprint
     self.journal = journal
     backlog = Backlog(maxCount: configuration.backlogCount, maxBytes: configuration.backlogBytes)
@@ -109,9 +114,11 @@ final class LeaderEngine<State: Codable & Sendable> {
     var snapshotDue = false
     if let journal, !deltas.isEmpty || !batch.changedEntries.isEmpty || !batch.forgotten.isEmpty {
       do {
+        let started = ContinuousClock.now
         let commit = try journal.append(
           deltas, ledger: batch.changedEntries, forgetting: batch.forgotten,
           forgottenThrough: batch.forgottenThrough)
+        histograms.journalCommit.observe(.now - started)
         snapshotDue = commit.snapshotDue
         counters.commits += 1
       } catch {
@@ -121,6 +128,7 @@ final class LeaderEngine<State: Codable & Sendable> {
       }
     }
     publish(deltas, epoch: batch.epoch)
+    histograms.observePublished(since: &oldestUnpublished)
     published.sequence = batch.sequence
     publishedState = batch.state
     published.ledger.apply(
@@ -313,23 +321,6 @@ final class LeaderEngine<State: Codable & Sendable> {
     log.info("stopping at sequence \(published.sequence)")
   }
 
-  /// The statistics `STATS` answers with.
-  func statistics() -> LeaderStatistics {
-    let now = ContinuousClock.now
-    forgetFollowers(now: now)
-    let epoch = history.epoch
-    return LeaderStatistics(
-      epoch: epoch.description, sequence: published.sequence, backlogCount: backlog.count,
-      backlogOldest: backlog.oldestSequence ?? 0, counters: counters.dictionary,
-      followers: followers.sorted { $0.key < $1.key }.map { client, record in
-        let elapsed = now - record.lastSeen
-        return LeaderStatistics.Follower(
-          client: client,
-          lastSeenMillisecondsAgo: Int(elapsed.milliseconds),
-          lag: published.sequence > record.sequence ? published.sequence - record.sequence : 0)
-      })
-  }
-
   /// Sends one message without blocking; a message that cannot be sent is counted and dropped
   /// (a follower that went away, or whose queue is full, recovers by its own timeouts).
   func send(_ frames: [Frame], on socket: Socket) {
@@ -342,13 +333,14 @@ final class LeaderEngine<State: Codable & Sendable> {
       if try !send() { dropped(.unsent) }
     } catch {
       dropped(.unsent)
-      log.debug("dropped a message: \(error)")
+      log.rateLimited(.debug, "dropped a message: \(error)")
     }
   }
 
   /// Counts a dropped message; the log says so at the next heartbeat, one line for many.
   private func dropped(_ reason: DroppedMessages.Reason) {
     counters.messagesDropped += 1
+    counters.droppedByReason[reason.label, default: 0] += 1
     droppedMessages.count(reason)
   }
 
@@ -371,7 +363,8 @@ final class LeaderEngine<State: Codable & Sendable> {
     let limit = configuration.maximumQueuedReplyBytes
     guard queuedReplies.reserve(size, for: routingID, limit: limit) else {
       dropped(.replyBytesLimit)
-      log.debug("dropped a reply of \(size) bytes: its connection has replies queued to its limit")
+      log.rateLimited(
+        .debug, "dropped a reply of \(size) bytes: its connection has replies queued to its limit")
       return
     }
     // The last frame is released last, once the whole reply is out.

@@ -15,7 +15,7 @@ struct LeaderStart<State: Codable & Sendable>: Sendable {
   var recentDeltas: [Delta]
   var journal: Journal?
 
-  init(initial: State, configuration: LeaderConfiguration, log: Logger) throws {
+  init(initial: State, configuration: LeaderConfiguration, log: TandemLogger) throws {
     let emptyLedger = ClientLedger(
       idleLimit: configuration.ledgerIdleLimit,
       maximumClients: configuration.maximumLedgerClients)

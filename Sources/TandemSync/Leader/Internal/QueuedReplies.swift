@@ -27,4 +27,9 @@ final class QueuedReplies: Sendable {
       bytes[routingID] = left > 0 ? left : nil
     }
   }
+
+  /// The bytes of replies queued for `routingID` and not yet sent.
+  func queued(for routingID: Frame) -> Int {
+    bytes.withLock { $0[routingID, default: 0] }
+  }
 }

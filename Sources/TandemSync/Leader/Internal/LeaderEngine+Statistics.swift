@@ -1,0 +1,27 @@
+extension LeaderEngine {
+  /// The statistics `STATS` answers with: the counters, the followers heard from recently, and
+  /// the ledger's most recently active clients.
+  func statistics() -> LeaderStatistics {
+    let now = ContinuousClock.now
+    forgetFollowers(now: now)
+    let epoch = history.epoch
+    let entries = published.ledger.entries
+    let clients = entries.sorted { ($0.value.lastActive, $1.key) > ($1.value.lastActive, $0.key) }
+      .prefix(LeaderStatistics.clientsListed)
+      .map { client, entry in
+        LeaderStatistics.Client(
+          client: client, lastNumber: entry.lastNumber, lastSequence: entry.lastSequence)
+      }
+    return LeaderStatistics(
+      epoch: epoch.description, sequence: published.sequence, backlogCount: backlog.count,
+      backlogOldest: backlog.oldestSequence ?? 0, counters: counters.dictionary,
+      followers: followers.sorted { $0.key < $1.key }.map { client, record in
+        let elapsed = now - record.lastSeen
+        return LeaderStatistics.Follower(
+          client: client,
+          lastSeenMillisecondsAgo: Int(elapsed.milliseconds),
+          lag: published.sequence > record.sequence ? published.sequence - record.sequence : 0)
+      },
+      clients: Array(clients), clientCount: entries.count)
+  }
+}
