@@ -144,7 +144,7 @@ let package = Package(
       name: "TandemMetricsTests", dependencies: ["TandemMetrics", "TandemSync", "Tandem"]),
     .testTarget(
       name: "GitHubBrowserTests",
-      dependencies: ["GitHubBrowser", "MicroHTTP", "Tandem", "TandemSync"]
+      dependencies: ["GitHubBrowser", "MicroHTTP", "Tandem", "TandemSync", "CounterExample"]
     ),
   ],
   swiftLanguageModes: [.v6]
