@@ -22,7 +22,7 @@ public enum ControlReply: Sendable, Equatable {
   case reject(client: String, number: UInt64, Rejection)
   case pong(Epoch, sequence: UInt64)
   case stats(document: Frame)
-  case error(code: String, message: String)
+  case error(code: ErrorCode, message: String)
 
   /// The message as ZeroMQ frames.
   public var frames: [Frame] {
@@ -91,7 +91,7 @@ public enum ControlReply: Sendable, Equatable {
       frames.append(document)
     case .error(let code, let message):
       frames.append(Frame(utf8: "ERROR"))
-      frames.append(Frame(utf8: code))
+      frames.append(Frame(utf8: code.rawValue))
       frames.append(Frame(utf8: message))
     }
   }
@@ -140,18 +140,11 @@ public enum ControlReply: Sendable, Equatable {
       self = .stats(document: try reader.bytes("statistics"))
     case "ERROR":
       self = .error(
-        code: try reader.text("code", limit: 64), message: try reader.text("message", limit: 4096))
+        code: ErrorCode(rawValue: try reader.text("code", limit: 64)),
+        message: try reader.text("message", limit: 4096))
     default:
-      throw ProtocolViolation("unknown reply command '\(reader.command)'")
+      throw ProtocolViolation("unknown reply command '\(reader.command)'", code: .unknownCommand)
     }
     try reader.finish()
   }
-}
-
-extension ControlReply {
-  /// The `ERROR` code that answers a `DISPATCH` arriving on another connection than the one that
-  /// last said `HELLO` for its client id, and a `HELLO` from a process another process took its
-  /// client id over from (see ``ClientLedger/hello(client:generation:now:)``); a follower that
-  /// gets it stops (another process uses its client id).
-  package static let superseded = "superseded"
 }

@@ -80,7 +80,7 @@ public enum ControlRequest: Sendable, Equatable {
     case "STATS":
       self = .stats
     default:
-      throw ProtocolViolation("unknown control command '\(reader.command)'")
+      throw ProtocolViolation("unknown control command '\(reader.command)'", code: .unknownCommand)
     }
     try reader.finish()
   }

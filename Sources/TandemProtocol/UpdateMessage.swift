@@ -65,7 +65,7 @@ public enum UpdateMessage: Sendable, Equatable {
     case "BYE":
       self = .bye(epoch, sequence: try reader.ordinal("sequence"))
     default:
-      throw ProtocolViolation("unknown update command '\(reader.command)'")
+      throw ProtocolViolation("unknown update command '\(reader.command)'", code: .unknownCommand)
     }
     try reader.finish()
   }

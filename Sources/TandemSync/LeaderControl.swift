@@ -68,7 +68,7 @@ public struct LeaderControl: Sendable {
 public enum LeaderControlError: Error, Sendable, Equatable, CustomStringConvertible {
   case invalidEndpoint(String)
   case noReply(leader: String, timeout: Duration)
-  case refused(code: String, message: String)
+  case refused(code: ErrorCode, message: String)
   case unexpectedReply(String)
 
   public var description: String {

@@ -148,7 +148,7 @@ struct WatchTests {
     let watch = try Watch(options: ReadOptions(arguments: ["--leader", endpoint], forWatch: true))
     #expect(watch.failure(stoppedBy: nil) == nil)
     #expect(watch.failure(stoppedBy: .stopped) == nil)
-    let refused = FollowerError.refused(code: "version", message: "this leader speaks TSP/9")
+    let refused = FollowerError.refused(code: .version, message: "this leader speaks TSP/9")
     #expect(
       watch.failure(stoppedBy: refused)
         == CommandFailure(

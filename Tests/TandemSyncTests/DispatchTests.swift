@@ -162,7 +162,7 @@ struct DispatchTests {
       await leader.stop()
       return
     }
-    #expect(code == "malformed")
+    #expect(code == .malformed)
     await leader.stop()
   }
 
@@ -375,7 +375,7 @@ struct SupersededConnectionTests {
     _ = try new.request(
       .hello(version: ControlRequest.version, client: "same", fingerprint: fingerprint))
     // An action on the old connection, after the new one said hello: refused, unapplied.
-    guard case .error(ControlReply.superseded, _) = try old.request(increment(1)) else {
+    guard case .error(.superseded, _) = try old.request(increment(1)) else {
       Issue.record("expected the old connection's action to be refused as superseded")
       return
     }

@@ -105,7 +105,7 @@ struct FollowerConnectionTests {
     var changes = try await follower.connectionChanges().makeAsyncIterator()
     #expect(await changes.next() == .connected(epoch: leader.epoch, sequence: 5))
     // The leader says it is stopping; the one the follower rejoins speaks another protocol.
-    let refusal = ControlReply.error(code: "version", message: "this leader speaks TSP/9")
+    let refusal = ControlReply.error(code: .version, message: "this leader speaks TSP/9")
     try await offThePool {
       try leader.publish(.bye(leader.epoch, sequence: 5))
       let request = try leader.nextRequest()
@@ -115,9 +115,9 @@ struct FollowerConnectionTests {
     #expect(await changes.next() == .lost(reason: "the leader is stopping"))
     // The follower stops by itself: the stream ends, and the follower says why.
     #expect(await changes.next() == nil)
-    #expect(follower.stopReason == .refused(code: "version", message: "this leader speaks TSP/9"))
+    #expect(follower.stopReason == .refused(code: .version, message: "this leader speaks TSP/9"))
     await follower.stop()
-    #expect(follower.stopReason == .refused(code: "version", message: "this leader speaks TSP/9"))
+    #expect(follower.stopReason == .refused(code: .version, message: "this leader speaks TSP/9"))
   }
 }
 

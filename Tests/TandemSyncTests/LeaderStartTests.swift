@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 @testable import TandemProtocol
 @testable import TandemSync
+import ZeroMQ
 import Testing
 
 @Suite("A leader's start")
@@ -19,13 +20,14 @@ struct LeaderStartTests {
     let error = await #expect(throws: LeaderError.self) {
       try await makeLeader { $0.control = taken }
     }
-    guard case .cannotBind(let endpoint, let reason) = error else {
+    guard case .cannotBind(let endpoint, let cause) = error else {
       Issue.record("expected cannotBind, got \(String(describing: error))")
       await first.stop()
       return
     }
     #expect(endpoint == taken)
-    #expect(reason == "Address already in use")
+    #expect(cause.message == "Address already in use")
+    #expect(cause.code == .addressInUse)
     #expect(error?.description == "cannot bind \(taken): Address already in use")
     await first.stop()
   }

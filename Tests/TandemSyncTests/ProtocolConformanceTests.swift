@@ -380,12 +380,12 @@ struct LeaderBadInputTests {
         Issue.record("expected ERROR for \(frames), got \(reply)")
         continue
       }
-      #expect(code == "malformed" || code == "unknown-command")
+      #expect(code == .malformed || code == .unknownCommand)
     }
     #expect(
       try client.request(.hello(version: "TSP/9", client: "x", fingerprint: "*"))
         == .error(
-          code: "version", message: "this leader speaks \(ControlRequest.version), not TSP/9"))
+          code: .version, message: "this leader speaks \(ControlRequest.version), not TSP/9"))
     let follower = try await makeFollower(leader)
     _ = try await follower.send(Increment()).applied()
     let statistics = try await leader.statistics()

@@ -114,11 +114,11 @@ struct RealignmentTests {
       let sequence = try await receipt.applied()
       Issue.record("expected the action to be refused, but it was applied at \(sequence)")
     } catch {
-      guard case .refused(ControlReply.superseded, _) = error else { throw error }
+      guard case .refused(.superseded, _) = error else { throw error }
     }
     // Stopped, it refuses what is sent later, for the same reason.
     #expect { try follower.send(Increment()) } throws: { error in
-      guard case .refused(ControlReply.superseded, _) = error as? FollowerError else {
+      guard case .refused(.superseded, _) = error as? FollowerError else {
         return false
       }
       return true

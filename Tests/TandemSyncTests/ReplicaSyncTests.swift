@@ -233,7 +233,7 @@ struct ReplicaSyncTests {
   @Test func byeAndErrorsReconnect() {
     var sync = live(at: 10)
     guard case .reconnect = sync.received(.bye(epoch, sequence: 10), now: now).first,
-      case .reconnect = sync.received(.error(code: "fingerprint", message: "x"), now: now).first
+      case .reconnect = sync.received(.error(code: .fingerprint, message: "x"), now: now).first
     else {
       Issue.record("expected reconnects")
       return

@@ -118,7 +118,7 @@ struct ReplicationTests {
       _ = try await makeFollower(leader, registry: other)
     } throws: { error in
       guard case .refused(let code, let message) = error as? FollowerError else { return false }
-      return code == "fingerprint" && message.contains("different state or action types")
+      return code == .fingerprint && message.contains("different state or action types")
     }
     await leader.stop()
   }

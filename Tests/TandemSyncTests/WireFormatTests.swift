@@ -128,7 +128,7 @@ struct WireFormatTests {
       .ack(client: "c", number: 1, epoch, sequence: 4),
       .reject(client: "c", number: 2, Rejection(code: .unknownTag, message: "no such tag 'x'")),
       .pong(epoch, sequence: 2), .stats(document: Array("{}".utf8)),
-      .error(code: "version", message: "speak TSP/3"),
+      .error(code: .version, message: "speak TSP/3"),
     ]
     for reply in replies {
       #expect(try ControlReply(frames: reply.frames) == reply)

@@ -1,4 +1,5 @@
 import TandemProtocol
+import ZeroMQ
 
 /// Why a follower could not join, or why a sent action did not take effect.
 public enum FollowerError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -21,8 +22,13 @@ public enum FollowerError: Error, Sendable, Equatable, CustomStringConvertible {
   /// applied twice, so it was not. Check the state before sending it again.
   case outcomeUnknown
   /// The leader refused the follower: at `HELLO` (a different schema or protocol version), or
-  /// later because another process said `HELLO` with the same client id (code `superseded`).
-  case refused(code: String, message: String)
+  /// because another process took its client id over (``ErrorCode/superseded``: its unanswered
+  /// actions may or may not have been applied).
+  case refused(code: ErrorCode, message: String)
+  /// The leader's snapshot does not decode as the follower's state type, so it cannot join.
+  case undecodableSnapshot(String)
+  /// The follower's I/O thread could not start (ZeroMQ could not make its context or sockets).
+  case cannotStart(ZMQError)
   /// No snapshot arrived within the join timeout.
   case joinTimedOut(leader: String)
   /// The leader endpoint is not a ZeroMQ endpoint.
@@ -48,6 +54,8 @@ public enum FollowerError: Error, Sendable, Equatable, CustomStringConvertible {
     case .outcomeUnknown:
       "the leader forgot this follower while the action was unanswered: it may have been applied"
     case .refused(let code, let message): "the leader refused this follower (\(code)): \(message)"
+    case .undecodableSnapshot(let reason): "the leader's snapshot does not decode: \(reason)"
+    case .cannotStart(let error): "cannot start the follower's I/O thread: \(error)"
     case .joinTimedOut(let leader): "no snapshot from the leader at \(leader) in time"
     case .invalidEndpoint(let text):
       "'\(text)' is not an endpoint: use tcp://HOST:PORT, ipc://PATH or inproc://NAME"

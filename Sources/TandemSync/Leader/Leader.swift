@@ -58,45 +58,62 @@ public final class Leader<State: Codable & Sendable>: Sendable {
   /// With a journal that holds history, the store's state is replaced by the recovered one
   /// before anything is published.
   ///
-  /// - Throws: ``Journal``'s ``JournalError`` when the journal cannot be opened (held by
-  ///   another leader, corrupt, from an incompatible version: its message says what to do),
-  ///   ``LeaderError`` when the journal's history does not replay, an endpoint is invalid or a
-  ///   socket cannot bind.
+  /// - Throws: a ``LeaderError``: ``LeaderError/journal(_:)`` when the journal cannot be
+  ///   opened (held by another leader, damaged, from an incompatible version: its message says
+  ///   what to do), ``LeaderError/unreplayableJournal(path:sequence:reason:)`` when its history
+  ///   does not replay, ``LeaderError/invalidEndpoint(_:)`` or
+  ///   ``LeaderError/cannotBind(endpoint:cause:)`` for an endpoint.
   public init(
     store: Store<State>, registry: ActionRegistry,
     configuration: LeaderConfiguration = LeaderConfiguration()
-  ) async throws {
+  ) async throws(LeaderError) {
     guard let initial = store.state else {
       preconditionFailure("Leader needs a store that has a state")
     }
     let fingerprint = SchemaFingerprint.of(
       State.self, registry: registry, version: configuration.schemaVersion)
-    let start = try LeaderStart(
-      initial: initial, configuration: configuration, log: configuration.log)
+    let start: LeaderStart<State>
+    do {
+      start = try LeaderStart(
+        initial: initial, configuration: configuration, log: configuration.log)
+    } catch {
+      throw LeaderError(starting: error)
+    }
     if start.recovered { store.replaceState(start.state) }
     let history = LeaderHistory(
       epoch: start.epoch, sequence: start.sequence, state: start.state, ledger: start.ledger)
-    let loop = try IOLoop(name: "tandem-leader")
+    let loop: IOLoop
+    do {
+      loop = try IOLoop(name: "tandem-leader")
+    } catch {
+      throw .cannotStart(error)
+    }
     let journal = start.journal
     let differ = LeaderDiffer()
     let perAction = configuration.deltaGrouping == .perAction
-    let (engine, endpoints) = try await loop.submit { scope in
-      let engine = LoopBound(
-        try LeaderEngine(
-          scope: scope, store: store, registry: registry, history: history, differ: differ,
-          configuration: configuration, fingerprint: fingerprint, journal: journal,
-          recentDeltas: start.recentDeltas),
-        scope: scope)
-      // Before the loop handles its first request (not before this job returns): an action
-      // applied without the observer would change the store unrecorded, unpublished and
-      // unjournaled, and its sender would be told that a middleware refused it.
-      store.setReductionObserver(
-        Self.recorder(
-          history: history, registry: registry, differ: perAction ? differ : nil, loop: loop,
-          engine: engine),
-        seesOldState: perAction)
-      return (engine, (engine.value.controlEndpoint, engine.value.updatesEndpoint))
+    let started: (LoopBound<LeaderEngine<State>>, (String, String))
+    do {
+      started = try await loop.submit { scope in
+        let engine = LoopBound(
+          try LeaderEngine(
+            scope: scope, store: store, registry: registry, history: history, differ: differ,
+            configuration: configuration, fingerprint: fingerprint, journal: journal,
+            recentDeltas: start.recentDeltas),
+          scope: scope)
+        // Before the loop handles its first request (not before this job returns): an action
+        // applied without the observer would change the store unrecorded, unpublished and
+        // unjournaled, and its sender would be told that a middleware refused it.
+        store.setReductionObserver(
+          Self.recorder(
+            history: history, registry: registry, differ: perAction ? differ : nil, loop: loop,
+            engine: engine),
+          seesOldState: perAction)
+        return (engine, (engine.value.controlEndpoint, engine.value.updatesEndpoint))
+      }
+    } catch {
+      throw LeaderError(starting: error)
     }
+    let (engine, endpoints) = started
     self.store = store
     self.loop = loop
     self.engine = engine
@@ -165,6 +182,19 @@ public final class Leader<State: Codable & Sendable>: Sendable {
       if wakeLoop, !loop.inLoopThread {
         loop.execute { _ in engine.value.flush() }
       }
+    }
+  }
+}
+
+extension LeaderError {
+  /// The typed error for what starting a leader threw: the journal's, ZeroMQ's, or the initial
+  /// state's encoding.
+  fileprivate init(starting error: any Error) {
+    switch error {
+    case let error as LeaderError: self = error
+    case let error as JournalError: self = .journal(error)
+    case let error as ZMQError: self = .cannotStart(error)
+    default: self = .unencodableState(reason: "\(error)")
     }
   }
 }

@@ -30,7 +30,7 @@ final class FollowerCore<Model: ReplicaModel>: Sendable {
     do {
       loop = try IOLoop(name: "tandem-follower")
     } catch {
-      throw .refused(code: "io", message: "cannot start the follower's I/O thread: \(error)")
+      throw .cannotStart(error)
     }
     let outbox = FollowerOutbox(capacity: configuration.outboxCapacity)
     let joined = JoinSignal<Store<State>>()

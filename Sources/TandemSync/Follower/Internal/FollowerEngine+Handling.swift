@@ -48,15 +48,15 @@ extension FollowerEngine {
         } else if let entry = outbox.withLock({ $0.answered(number) }) {
           entry.receipt.settle(.failure(.rejected(rejection)))
         }
-      case .error(ControlReply.superseded, let message):
+      case .error(.superseded, let message):
         // Another connection said HELLO for this client id since this one did, and this
         // follower's own earlier connections are closed: another process uses the id. Sending
         // on would mix two numberings; stop, and say why.
         log.rateLimited(
           .error, "another process took over client id \(configuration.clientID): \(message)")
-        stop(.refused(code: ControlReply.superseded, message: message))
+        stop(.refused(code: .superseded, message: message))
         return
-      case .error(let code, let message) where code == "fingerprint" || code == "version":
+      case .error(let code, let message) where code.isFinal:
         log.rateLimited(.error, "the leader refused this follower (\(code)): \(message)")
         stop(.refused(code: code, message: message))
         return

@@ -18,7 +18,7 @@ extension FollowerEngine {
       counters.applyFailures += 1
       log.rateLimited(.error, "the snapshot at \(sequence) does not decode: \(error)")
       if store == nil {
-        fail(.refused(code: "snapshot", message: "the leader's snapshot does not decode: \(error)"))
+        fail(.undecodableSnapshot("\(error)"))
       } else {
         perform(sync.failedToApply())
       }

@@ -21,8 +21,7 @@ extension LeaderEngine {
       } catch {
         counters.malformedRequests += 1
         log.rateLimited(.info, "refused a malformed request: \(error)")
-        let code = error.description.hasPrefix("unknown") ? "unknown-command" : "malformed"
-        reply(to: routingID, .error(code: code, message: error.description), now: true)
+        reply(to: routingID, .error(code: error.code, message: error.description), now: true)
         continue
       }
       log.rateLimited(.debug, "request \(request)")
@@ -50,7 +49,7 @@ extension LeaderEngine {
         reply(
           to: routingID,
           .error(
-            code: "version", message: "this leader speaks \(ControlRequest.version), not \(version)"
+            code: .version, message: "this leader speaks \(ControlRequest.version), not \(version)"
           ),
           now: true)
         return
@@ -63,7 +62,7 @@ extension LeaderEngine {
         reply(
           to: routingID,
           .error(
-            code: "fingerprint",
+            code: .fingerprint,
             message:
               "schema fingerprint \(theirs) does not match the leader's \(fingerprint): "
               + "leader and follower were built with different state or action types"),
@@ -83,7 +82,7 @@ extension LeaderEngine {
         reply(
           to: routingID,
           .error(
-            code: ControlReply.superseded,
+            code: .superseded,
             message:
               "another process took client id \(client) over (generation \(current)) while "
               + "this one (generation \(generation)) was away; its unanswered actions may or "
@@ -157,21 +156,24 @@ extension LeaderEngine {
       reply(
         to: routingID,
         .error(
-          code: ControlReply.superseded,
+          code: .superseded,
           message: "another connection said HELLO for client \(forwarded.client) after this one"
         ))
       return
     }
-    if case .superseded(let current) = history.admit(
-      client: forwarded.client, generation: forwarded.generation)
-    {
+    let verdict: ClientLedger.Verdict
+    switch history.judge(forwarded) {
+    case .success(let judged):
+      verdict = judged
+    case .failure(let superseded):
+      let current = superseded.current
       // Sent by a process another process took the client id over from (see `hello`): its
       // numbers now belong to the other's numbering, so it gets no verdict on them at all.
       counters.supersededDispatches += 1
       reply(
         to: routingID,
         .error(
-          code: ControlReply.superseded,
+          code: .superseded,
           message:
             "another process took client id \(forwarded.client) over (generation \(current)) "
             + "after this one (generation \(forwarded.generation)) said HELLO"))
@@ -179,7 +181,7 @@ extension LeaderEngine {
     }
     let origin = Origin(
       client: forwarded.client, number: forwarded.number, generation: forwarded.generation)
-    switch history.read({ $0.ledger.verdict(client: forwarded.client, number: forwarded.number) }) {
+    switch verdict {
     case .duplicate(let sequence):
       counters.duplicates += 1
       reply(

@@ -393,7 +393,7 @@ extension Socket {
     do {
       try bind(endpoint)
     } catch {
-      throw LeaderError.cannotBind(endpoint: text, reason: error.message)
+      throw LeaderError.cannotBind(endpoint: text, cause: error)
     }
   }
 }

@@ -110,19 +110,29 @@ final class LeaderHistory<State: Sendable>: Sendable {
     }
   }
 
-  /// Who sent an action of `client` from a process handed `generation` (see
-  /// ``ClientLedger/admit(client:generation:now:)``); a generation it adopts is journaled with
-  /// the next batch.
-  func admit(client: String, generation: UInt64) -> ClientLedger.Sender {
+  /// The verdict for a forwarded action, once its sender is known to own its client id (see
+  /// ``ClientLedger/admit(client:generation:now:)``; a generation it adopts is journaled with
+  /// the next batch), or the owner's generation when another process took the id over. One
+  /// lock for both, on the path of every action.
+  func judge(_ forwarded: ForwardedAction) -> Result<ClientLedger.Verdict, Superseded> {
     contents.withLock { contents in
-      let before = contents.ledger.entries[client]?.generation
-      let sender = contents.ledger.admit(
-        client: client, generation: generation, now: contents.sequence)
-      if contents.ledger.entries[client]?.generation != before {
-        contents.changedClients.insert(client)
+      let client = forwarded.client
+      if forwarded.generation != 0 {
+        let before = contents.ledger.entries[client]?.generation
+        let sender = contents.ledger.admit(
+          client: client, generation: forwarded.generation, now: contents.sequence)
+        if case .superseded(let current) = sender { return .failure(Superseded(current: current)) }
+        if contents.ledger.entries[client]?.generation != before {
+          contents.changedClients.insert(client)
+        }
       }
-      return sender
+      return .success(contents.ledger.verdict(client: client, number: forwarded.number))
     }
+  }
+
+  /// Another process owns the client id, under generation `current`.
+  struct Superseded: Error {
+    var current: UInt64
   }
 
   /// Takes every recorded, unpublished action with the state after them: `current`, the store's

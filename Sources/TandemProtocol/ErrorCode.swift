@@ -1,0 +1,34 @@
+/// The code of an `ERROR` reply: why the leader refused a request or a follower.
+///
+/// A value type over the code's wire text, so that a follower can tell the codes this version
+/// knows apart (``version``, ``fingerprint``, ``malformed``, ``unknownCommand``,
+/// ``superseded``) and still carry one a newer leader sends.
+///
+/// ```swift
+/// if case .error(.superseded, let message) = reply { print("taken over: \(message)") }
+/// ```
+public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+  /// The code as the wire carries it.
+  public var rawValue: String
+
+  public init(rawValue: String) {
+    self.rawValue = rawValue
+  }
+
+  /// The follower speaks another protocol version than the leader (answers `HELLO`).
+  public static let version = ErrorCode(rawValue: "version")
+  /// The follower's schema fingerprint differs from the leader's (answers `HELLO`).
+  public static let fingerprint = ErrorCode(rawValue: "fingerprint")
+  /// The request's frames do not match its table.
+  public static let malformed = ErrorCode(rawValue: "malformed")
+  /// The request's command is not one of the protocol's.
+  public static let unknownCommand = ErrorCode(rawValue: "unknown-command")
+  /// Another process took the client id over (answers `HELLO` and dispatches).
+  public static let superseded = ErrorCode(rawValue: "superseded")
+
+  /// Whether a follower refused with this code must stop rather than try again: the leader
+  /// will refuse it again whatever it resends.
+  public var isFinal: Bool { self == .version || self == .fingerprint || self == .superseded }
+
+  public var description: String { rawValue }
+}
