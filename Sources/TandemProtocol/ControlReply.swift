@@ -2,7 +2,7 @@
 ///
 /// | command | frames after the command |
 /// |---|---|
-/// | `WELCOME` | epoch, sequence, client's last action number, ledger forgotten through, heartbeat interval (ms), updates endpoint, the follower's generation |
+/// | `WELCOME` | epoch, sequence, client's last action number, ledger forgotten through, heartbeat interval (ms), updates endpoint, the follower's generation, the largest payload, tag and client id |
 /// | `STATE` | epoch, sequence, state hash, state (canonical JSON) |
 /// | `DELTAS` | epoch, count, then per delta: sequence, origin, number, tag, patch |
 /// | `STALE` | epoch, sequence |
@@ -14,7 +14,8 @@
 public enum ControlReply: Sendable, Equatable {
   case welcome(
     Epoch, sequence: UInt64, lastNumber: UInt64, forgottenThrough: UInt64,
-    heartbeatMilliseconds: UInt64, updates: String, generation: UInt64 = 0)
+    heartbeatMilliseconds: UInt64, updates: String, generation: UInt64 = 0,
+    limits: ProtocolLimits = .standard)
   case state(Epoch, sequence: UInt64, stateHash: UInt64, document: Frame)
   case deltas(Epoch, [Delta])
   case stale(Epoch, sequence: UInt64)
@@ -42,8 +43,8 @@ public enum ControlReply: Sendable, Equatable {
     switch self {
     case .welcome(
       let epoch, let sequence, let lastNumber, let forgottenThrough, let heartbeat, let updates,
-      let generation):
-      frames.reserveCapacity(frames.count + 8)
+      let generation, let limits):
+      frames.reserveCapacity(frames.count + 11)
       frames.append(Frame(utf8: "WELCOME"))
       frames.append(Frame(bigEndian: epoch.rawValue))
       frames.append(Frame(bigEndian: sequence))
@@ -52,6 +53,9 @@ public enum ControlReply: Sendable, Equatable {
       frames.append(Frame(bigEndian: heartbeat))
       frames.append(Frame(utf8: updates))
       frames.append(Frame(bigEndian: generation))
+      frames.append(Frame(bigEndian: limits.maximumPayloadBytes))
+      frames.append(Frame(bigEndian: limits.maximumTagBytes))
+      frames.append(Frame(bigEndian: limits.maximumClientIDBytes))
     case .state(let epoch, let sequence, let hash, let document):
       frames.reserveCapacity(frames.count + 5)
       frames.append(Frame(utf8: "STATE"))
@@ -110,7 +114,11 @@ public enum ControlReply: Sendable, Equatable {
         forgottenThrough: try reader.ordinal("forgotten through"),
         heartbeatMilliseconds: try reader.integer("heartbeat interval"),
         updates: try reader.text("updates endpoint", limit: 1024),
-        generation: try reader.integer("generation"))
+        generation: try reader.integer("generation"),
+        limits: ProtocolLimits(
+          maximumPayloadBytes: try reader.integer("largest payload"),
+          maximumTagBytes: try reader.integer("longest tag"),
+          maximumClientIDBytes: try reader.integer("longest client id")))
     case "STATE":
       self = .state(
         Epoch(rawValue: try reader.integer("epoch")), sequence: try reader.ordinal("sequence"),

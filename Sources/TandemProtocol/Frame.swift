@@ -58,8 +58,12 @@ package struct FrameReader {
     return value
   }
 
+  /// The most bytes of a text frame unless the frame's table says otherwise (a tag, for one).
+  package static let textBytes = 256
+
   /// The next frame as UTF-8 text of at most `limit` bytes.
-  package mutating func text(_ field: String, limit: Int = 256) throws(ProtocolViolation) -> String
+  package mutating func text(_ field: String, limit: Int = textBytes) throws(ProtocolViolation)
+    -> String
   {
     try text(field, limit: limit) { String(validUTF8: $0) }
   }
@@ -78,7 +82,7 @@ package struct FrameReader {
   /// The next frame as UTF-8 text of at most `limit` bytes, the same string as before when
   /// `recent` has seen the same bytes (the client ids and tags of a delta's actions repeat).
   package mutating func text(
-    _ field: String, limit: Int = 256, reusing recent: inout RecentStrings
+    _ field: String, limit: Int = textBytes, reusing recent: inout RecentStrings
   ) throws(ProtocolViolation) -> String {
     try text(field, limit: limit) { recent.validString($0) }
   }

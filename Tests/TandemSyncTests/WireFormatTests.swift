@@ -122,6 +122,11 @@ struct WireFormatTests {
       .welcome(
         epoch, sequence: 5, lastNumber: 2, forgottenThrough: 4, heartbeatMilliseconds: 1000,
         updates: "inproc://u"),
+      .welcome(
+        epoch, sequence: 5, lastNumber: 2, forgottenThrough: 4, heartbeatMilliseconds: 1000,
+        updates: "inproc://u", generation: 77,
+        limits: ProtocolLimits(
+          maximumPayloadBytes: 1 << 24, maximumTagBytes: 64, maximumClientIDBytes: 128)),
       .state(epoch, sequence: 5, stateHash: 99, document: Array("{}".utf8)),
       .deltas(epoch, [delta, Delta(sequence: 43, origin: .leader, tag: "x", patch: [])]),
       .deltas(epoch, []), .stale(epoch, sequence: 8),

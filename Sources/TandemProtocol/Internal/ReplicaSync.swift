@@ -175,7 +175,7 @@ package struct ReplicaSync {
   package mutating func received(_ reply: ControlReply, now: ContinuousClock.Instant) -> [Effect] {
     lastHeard = now
     switch reply {
-    case .welcome(let welcomeEpoch, _, _, _, let milliseconds, _, let handed):
+    case .welcome(let welcomeEpoch, _, _, _, let milliseconds, _, let handed, _):
       generation = handed
       guard phase == .greeting else {
         // A realignment's WELCOME from a leader restarted with a new history behind the open

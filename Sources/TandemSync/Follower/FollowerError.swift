@@ -38,6 +38,9 @@ public enum FollowerError: Error, Sendable, Equatable, CustomStringConvertible {
   case invalidClientID(String)
   /// The action's JSON is larger than ``FollowerConfiguration/maxActionSize``; nothing was queued.
   case actionTooLarge(bytes: Int, limit: Int)
+  /// The action's tag is longer than the leader accepts (its `WELCOME` says, 256 bytes of UTF-8
+  /// by default); nothing was queued.
+  case tagTooLong(String, limit: Int)
   /// The task awaiting ``Receipt/applied()`` was cancelled. Only the wait ended: the action may
   /// still take effect, and the receipt still settles.
   case waitCancelled
@@ -65,6 +68,8 @@ public enum FollowerError: Error, Sendable, Equatable, CustomStringConvertible {
         + "bytes of UTF-8"
     case .actionTooLarge(let bytes, let limit):
       "the action's JSON is \(bytes) bytes, more than the \(limit) a message to the leader may hold"
+    case .tagTooLong(let tag, let limit):
+      "the tag '\(tag.prefix(64))' is \(tag.utf8.count) bytes, more than the \(limit) the leader accepts"
     case .waitCancelled: "the wait for the action was cancelled (the action may still be applied)"
     }
   }

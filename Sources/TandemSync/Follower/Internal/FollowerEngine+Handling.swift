@@ -17,7 +17,9 @@ extension FollowerEngine {
       log.rateLimited(.debug, "reply \(reply)")
       switch reply {
       case .welcome(
-        let epoch, let sequence, let lastNumber, let forgottenThrough, _, let updates, _):
+        let epoch, let sequence, let lastNumber, let forgottenThrough, _, let updates, _, let limits
+      ):
+        outbox.withLock { $0.leaderLimits = limits }
         nextDelay = configuration.reconnectDelay
         let joining = sync.phase == .greeting
         perform(sync.received(reply, now: .now))

@@ -30,6 +30,8 @@ struct Outbox {
   let capacity: Int
   /// The number the next action gets.
   private(set) var nextNumber: UInt64 = 1
+  /// What the leader's last `WELCOME` said it accepts (the protocol's least, before the first).
+  var leaderLimits = ProtocolLimits.standard
   /// Unanswered actions, in number order.
   private(set) var entries: [Entry] = []
   /// How many entries, from the first, have been sent: sends go in order and a rewind resends
@@ -58,6 +60,14 @@ struct Outbox {
   /// Queues an action; fails when the outbox is full, or with why the follower stopped.
   mutating func enqueue(tag: String, payload: Frame) throws(FollowerError) -> Receipt {
     if let closedBecause { throw closedBecause }
+    // The leader would refuse more, at every resend, holding up every action after it.
+    guard UInt64(payload.count) <= leaderLimits.maximumPayloadBytes else {
+      throw .actionTooLarge(
+        bytes: payload.count, limit: Int(clamping: leaderLimits.maximumPayloadBytes))
+    }
+    guard UInt64(tag.utf8.count) <= leaderLimits.maximumTagBytes else {
+      throw .tagTooLong(tag, limit: Int(clamping: leaderLimits.maximumTagBytes))
+    }
     guard entries.count < capacity else { throw .outboxFull(capacity: capacity) }
     let receipt = Receipt()
     entries.append(Entry(number: nextNumber, tag: tag, payload: payload, receipt: receipt))

@@ -104,7 +104,7 @@ extension LeaderEngine {
           epoch, sequence: published.sequence, lastNumber: lastNumber,
           forgottenThrough: forgottenThrough,
           heartbeatMilliseconds: UInt64(configuration.heartbeatInterval.milliseconds),
-          updates: updatesEndpoint, generation: handed), now: true)
+          updates: updatesEndpoint, generation: handed, limits: limits), now: true)
     case .snapshot:
       flush()
       let snapshot = snapshot()
@@ -330,5 +330,17 @@ extension Duration {
   /// The duration in whole milliseconds.
   var milliseconds: Int64 {
     components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
+  }
+}
+
+extension LeaderEngine {
+  /// What this leader accepts of an action, as its `WELCOME` announces: a payload of up to its
+  /// largest message (ZeroMQ refuses a larger one and closes the connection), and the frame
+  /// reader's tags and client ids.
+  var limits: ProtocolLimits {
+    ProtocolLimits(
+      maximumPayloadBytes: UInt64(max(configuration.maxMessageSize, 0)),
+      maximumTagBytes: UInt64(FrameReader.textBytes),
+      maximumClientIDBytes: UInt64(FrameReader.clientIDBytes.upperBound))
   }
 }
