@@ -4,8 +4,8 @@ the standard library only: opens front end B on its bookmarks screen, then front
 it opens a repository and bookmarks it by clicking the page's own buttons, and checks that
 page B (never reloaded) lists the bookmark. Then, on A: a deep link opened directly, back and
 forward, a reload keeping the screen, a README that tries to run a script (nothing runs), an
-error without a retry, and the page at 360 px wide without horizontal scrolling. Saves a
-screenshot of each step. Prints one line per step and `browser: N passed, M failed`.
+error without a retry, the page at 360 px wide without horizontal scrolling, and a rate limit
+that says until when. Saves a screenshot of each step. Prints one line per step and `browser: N passed, M failed`.
 
 Usage: browser-cdp.py CHROMIUM URL_A URL_B ARTIFACT_DIR
 """
@@ -237,6 +237,17 @@ try:
                               ".includes('legal reasons')"),
          "a 451 says why in words, with the details collapsed and no retry", hostile)
     browser.screenshot(hostile, "blocked.png")
+    # Last, as it holds every worker back for a minute: a rate limit says until when.
+    browser.evaluate(hostile, "tandem.openOwner('rate-limited')")
+    step(browser.wait_for(hostile, "!!document.querySelector('main .waiting') && document"
+                          ".querySelector('main .waiting').textContent.includes('resets at')"),
+         "a rate-limited owner says when GitHub's limit resets, without a retry", hostile)
+    browser.evaluate(hostile, "tandem.openOwner('grace')")
+    step(browser.wait_for(hostile, "location.pathname === '/grace' && !!document.querySelector("
+                          "'main .waiting') && document.querySelector('main .waiting')"
+                          ".textContent.startsWith('Waiting')"),
+         "a load held back by the rate limit says why and until when", hostile)
+    browser.screenshot(hostile, "rate-limited.png")
 except Exception as error:
     step(False, "browser session: %s" % error)
 finally:

@@ -39,7 +39,15 @@ extension WebPage {
 
     function statusLine(status, subject) {
       switch (caseOf(status)) {
-        case "loading": return '<p class="status">Loading…</p>';
+        case "loading": {
+          // A worker claims nothing while GitHub's limit for the account is used up: say so.
+          const rate = view.rateLimit;
+          if (rate && rate.remaining === 0 && rate.resetAt * 1000 > Date.now()) {
+            return '<div class="waiting"><p>' + esc("Waiting: GitHub’s rate limit for this " +
+              "account resets at " + clock(rate.resetAt) + ", then this loads.") + "</p></div>";
+          }
+          return '<p class="status">Loading…</p>';
+        }
         case "failed": {
           const failure = status.failed._0;
           const told = describeFailure(failure, subject);
