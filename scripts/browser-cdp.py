@@ -2,8 +2,10 @@
 """Drives headless Chromium over the Chrome DevTools Protocol (--remote-debugging-pipe), with
 the standard library only: opens front end B on its bookmarks screen, then front end A, where
 it opens a repository and bookmarks it by clicking the page's own buttons, and checks that
-page B (never reloaded) lists the bookmark. Saves
-screenshots of both pages. Prints one line per step and `browser: N passed, M failed`.
+page B (never reloaded) lists the bookmark. Then, on A: a deep link opened directly, back and
+forward, a reload keeping the screen, a README that tries to run a script (nothing runs), an
+error without a retry, the page at 360 px wide without horizontal scrolling, and a rate limit
+that says until when. Saves a screenshot of each step. Prints one line per step and `browser: N passed, M failed`.
 
 Usage: browser-cdp.py CHROMIUM URL_A URL_B ARTIFACT_DIR
 """
@@ -106,10 +108,19 @@ class Browser:
         try:
             return self.evaluate(session, "JSON.stringify({connection: window.tandem && "
                                  "tandem.view() ? tandem.view().connection : null, "
-                                 "screen: document.body.dataset.screen, "
-                                 "outcome: (document.getElementById('outcome') || {}).textContent})")
+                                 "screen: document.body.dataset.screen, path: location.pathname, "
+                                 "outcome: (document.getElementById('outcome') || {}).textContent, "
+                                 "main: (document.getElementById('main') || {}).textContent})")
         except Exception as error:
             return "(cannot read the page: %s)" % error
+
+    def reload(self, session):
+        self.call("Page.reload", session=session)
+
+    def width(self, session, pixels):
+        self.call("Emulation.setDeviceMetricsOverride",
+                  {"width": pixels, "height": 800, "deviceScaleFactor": 1, "mobile": True},
+                  session=session)
 
     def click(self, session, selector):
         return self.evaluate(session, "(() => { const e = document.querySelector(%s); "
@@ -155,12 +166,15 @@ try:
     step(opened_list, "page A shows ada's repositories (the worker loaded them)", a)
     step(browser.click(a, "[data-action=open][data-repo=\"%s\"]" % REPO)
          and browser.wait_for(a, "document.body.dataset.screen === 'repository' && "
-                              "!!document.querySelector('pre.readme')"),
-         "clicked %s on A: its README, branches and commits show" % REPO, a)
+                              "!!document.querySelector('.markdown h1')")
+         and browser.evaluate(a, "location.pathname") == "/" + REPO,
+         "clicked %s on A: its README (formatted), branches and commits show at /%s" % (REPO, REPO), a)
     step(browser.click(a, "h2 [data-action=bookmark]")
          and browser.wait_for(a, "document.body.dataset.bookmarks.split(' ').includes('%s')" % REPO)
-         and browser.wait_for(a, "document.getElementById('outcome').textContent.includes('applied at sequence')"),
-         "clicked Bookmark on A: the outcome line shows the sequence", a)
+         and browser.wait_for(a, "document.getElementById('debug-facts').textContent"
+                              ".includes('github.bookmark.add at sequence')")
+         and not browser.evaluate(a, "document.body.innerText.includes('sequence')"),
+         "clicked Bookmark on A: the sequence is only in the collapsed debug panel", a)
     shot_a = browser.screenshot(a, "page-a.png")
     step(browser.wait_for(b, "!!document.querySelector('main [data-action=open][data-repo=\"%s\"]')" % REPO, 5),
          "page B, open all along, lists %s without a reload" % REPO, b)
@@ -169,6 +183,71 @@ try:
     shot_b = browser.screenshot(b, "page-b.png")
     step(os.path.getsize(shot_a) > 10000 and os.path.getsize(shot_b) > 5000,
          "screenshots saved: %s, %s" % (shot_a, shot_b))
+
+    live = "window.tandem && tandem.view() && tandem.view().connection === 'live'"
+    on_repository = ("document.body.dataset.screen === 'repository' && location.pathname === '/%s'"
+                     " && !!document.querySelector('.markdown')" % REPO)
+    on_owner = ("document.body.dataset.screen === 'repositories' && location.pathname === '/ada'"
+                " && document.querySelector('main h2').textContent.startsWith('ada')"
+                " && !!document.querySelector('[data-action=open]')")
+    deep = browser.open(url_a + "/" + REPO)
+    step(browser.wait_for(deep, live) and browser.wait_for(deep, on_repository),
+         "a deep link to /%s opens that repository directly" % REPO, deep)
+    browser.screenshot(deep, "deep-link.png")
+    step(browser.click(deep, "[data-action=back]") and browser.wait_for(deep, on_owner),
+         "the owner link goes to /ada and shows ada's repositories", deep)
+    browser.evaluate(deep, "history.back()")
+    step(browser.wait_for(deep, on_repository), "Back returns to /%s" % REPO, deep)
+    browser.screenshot(deep, "back.png")
+    browser.evaluate(deep, "history.forward()")
+    step(browser.wait_for(deep, on_owner), "Forward returns to /ada", deep)
+    browser.screenshot(deep, "forward.png")
+    browser.reload(deep)
+    step(browser.wait_for(deep, live) and browser.wait_for(deep, on_owner),
+         "a reload at /ada keeps ada's repositories", deep)
+    browser.screenshot(deep, "reload.png")
+
+    browser.width(deep, 360)
+    narrow = "document.documentElement.scrollWidth <= window.innerWidth && window.innerWidth <= 360"
+    fits = browser.wait_for(deep, narrow, 5)
+    owner_box = browser.evaluate(deep, "(() => { const r = document.getElementById('owner')"
+                                       ".getBoundingClientRect(); return r.right <= innerWidth && r.width > 40; })()")
+    browser.screenshot(deep, "narrow-list.png")
+    browser.evaluate(deep, "tandem.openRepository('ada', 'cinder-server')")
+    fits = fits and browser.wait_for(deep, on_repository) and browser.wait_for(deep, narrow, 5)
+    browser.screenshot(deep, "narrow-repository.png")
+    step(fits and owner_box,
+         "at 360 px the list and the repository fit without horizontal scroll (search box too)",
+         deep)
+
+    hostile = browser.open(url_a + "/mallory/juniper-cli")
+    step(browser.wait_for(hostile, live)
+         and browser.wait_for(hostile, "!!document.querySelector('.markdown h1')")
+         and browser.evaluate(hostile, "document.querySelector('.markdown').textContent"
+                              ".includes('<script>window.readmeScriptRan')")
+         and browser.evaluate(hostile, "document.querySelectorAll('main script, main img, "
+                              "main [onerror], main a[href^=javascript]').length === 0")
+         and browser.evaluate(hostile, "typeof window.readmeScriptRan === 'undefined'"),
+         "a README with <script> and <img onerror> shows them as text; nothing ran", hostile)
+    browser.screenshot(hostile, "hostile-readme.png")
+    browser.evaluate(hostile, "tandem.openOwner('blocked')")
+    step(browser.wait_for(hostile, "!!document.querySelector('main .problem details')")
+         and browser.evaluate(hostile, "!document.querySelector('[data-action=retry]') && "
+                              "document.querySelector('main .problem p').textContent"
+                              ".includes('legal reasons')"),
+         "a 451 says why in words, with the details collapsed and no retry", hostile)
+    browser.screenshot(hostile, "blocked.png")
+    # Last, as it holds every worker back for a minute: a rate limit says until when.
+    browser.evaluate(hostile, "tandem.openOwner('rate-limited')")
+    step(browser.wait_for(hostile, "!!document.querySelector('main .waiting') && document"
+                          ".querySelector('main .waiting').textContent.includes('resets at')"),
+         "a rate-limited owner says when GitHub's limit resets, without a retry", hostile)
+    browser.evaluate(hostile, "tandem.openOwner('grace')")
+    step(browser.wait_for(hostile, "location.pathname === '/grace' && !!document.querySelector("
+                          "'main .waiting') && document.querySelector('main .waiting')"
+                          ".textContent.startsWith('Waiting')"),
+         "a load held back by the rate limit says why and until when", hostile)
+    browser.screenshot(hostile, "rate-limited.png")
 except Exception as error:
     step(False, "browser session: %s" % error)
 finally:

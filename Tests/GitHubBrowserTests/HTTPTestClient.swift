@@ -119,16 +119,17 @@ final class HTTPTestClient: @unchecked Sendable {
     throw Failure(description: "the stream ended before a '\(name)' event")
   }
 
-  /// One whole request: the status and the body as text.
+  /// One whole request: the status, the header fields (names in lower case) and the body as
+  /// text.
   static func request(
     port: Int, method: String = "GET", path: String, body: String = ""
-  ) async throws -> (status: Int, body: String) {
+  ) async throws -> (status: Int, headers: [String: String], body: String) {
     try await onThread {
       let client = try HTTPTestClient(port: port)
       try client.send(method: method, path: path, body: Array(body.utf8))
       let (status, headers) = try client.head()
       let length = headers["content-length"].flatMap { Int($0) } ?? 0
-      return (status, String(decoding: try client.bytes(length), as: UTF8.self))
+      return (status, headers, String(decoding: try client.bytes(length), as: UTF8.self))
     }
   }
 }

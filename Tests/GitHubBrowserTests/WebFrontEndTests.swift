@@ -181,15 +181,4 @@ import Testing
     b.stop()
     await service.stop([followerA, followerB])
   }
-
-  @Test func pageIsOneSelfContainedDocument() async throws {
-    let service = try await ServiceHarness()
-    let (web, follower) = try await frontEnd(service)
-    let page = try await HTTPTestClient.request(port: web.port, path: "/")
-    #expect(page.status == 200)
-    #expect(page.body.contains("new EventSource(\"/api/events?session=\""))
-    #expect(!page.body.contains("http://") && !page.body.contains("https://"))
-    web.stop()
-    await service.stop([follower])
-  }
 }

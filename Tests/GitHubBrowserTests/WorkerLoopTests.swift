@@ -80,7 +80,9 @@ import Testing
     #expect(state.list(for: .owner("ada")).repositories.count == 11)
     #expect(
       state.detail(owner: "grace", name: "nothing-here").status
-        == .failed(LoadFailure(kind: .notFound, message: "not found: /repos/grace/nothing-here")))
+        == .failed(
+          LoadFailure(
+            kind: .notFound, message: "not found: /repos/grace/nothing-here", status: 404)))
     #expect(state.rateLimit?.limit == 60)
   }
 

@@ -38,13 +38,15 @@ public enum GitHubError: Error, Sendable, Equatable, CustomStringConvertible {
     switch self {
     case .rateLimited(let rejection):
       return LoadFailure(
-        kind: .rateLimited, message: rejection.message, retryAt: rejection.retryAt)
+        kind: .rateLimited, message: rejection.message, retryAt: rejection.retryAt,
+        status: rejection.status)
     case .notFound(let path):
-      return LoadFailure(kind: .notFound, message: "not found: \(path)")
+      return LoadFailure(kind: .notFound, message: "not found: \(path)", status: 404)
     case .unauthorized(let status, let message):
-      return LoadFailure(kind: .unauthorized, message: "\(status): \(message)")
+      return LoadFailure(kind: .unauthorized, message: "\(status): \(message)", status: status)
     case .httpStatus(let status, _, let message):
-      return LoadFailure(kind: .server, message: "GitHub answered \(status): \(message)")
+      return LoadFailure(
+        kind: .server, message: "GitHub answered \(status): \(message)", status: status)
     case .timedOut(let path):
       return LoadFailure(kind: .timedOut, message: "timed out: \(path)")
     case .network(_, let error):

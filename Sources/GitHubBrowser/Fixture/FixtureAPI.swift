@@ -30,6 +30,10 @@ import Synchronization
 /// answers for one: its README is 404 "This repository is empty.", its branches `[]` and its
 /// commits 409 "Git Repository is empty.".
 ///
+/// The owner `mallory` has one repository whose README tries to run a script in the page that
+/// shows it (``FixtureData/hostileReadme``): `<script>`, `<img onerror=...>` and a
+/// `javascript:` link.
+///
 /// The owner `prolix` has one repository whose README (160 KiB) is longer than the browser's
 /// state keeps (``BrowserState/maximumReadmeBytes``), and so are its description, its language,
 /// and its commits' first lines and author names (``TextBound``), each with a character of

@@ -54,8 +54,8 @@ struct FixtureData: Sendable {
 
   /// The standard fixture: `octo-org` (47 repositories), `ada` (12, one private), `grace` (3),
   /// `newcomer` (1, empty), `prolix` (1, with text longer than the state keeps), `long-names`
-  /// (2, with names longer than GitHub allows), and the special owners `slowpoke` and `flaky`
-  /// (1 each).
+  /// (2, with names longer than GitHub allows), `mallory` (1, whose README tries to run a
+  /// script), and the special owners `slowpoke` and `flaky` (1 each).
   static let standard = FixtureData(owners: [
     makeOwner("octo-org", id: 9001, organization: true, name: "Octo Org", count: 47, seed: 1),
     makeOwner("ada", id: 1815, organization: false, name: "Ada Lovelace", count: 12, seed: 2),
@@ -67,6 +67,8 @@ struct FixtureData: Sendable {
       makeOwner("long-names", id: 8080, organization: false, name: nil, count: 2, seed: 8)),
     makeOwner("slowpoke", id: 4242, organization: false, name: nil, count: 1, seed: 4),
     makeOwner("flaky", id: 5050, organization: false, name: nil, count: 1, seed: 5),
+    withHostileReadme(
+      makeOwner("mallory", id: 6666, organization: false, name: nil, count: 1, seed: 9)),
   ])
 
   private static let words = [

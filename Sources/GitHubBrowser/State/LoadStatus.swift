@@ -40,11 +40,15 @@ public struct LoadFailure: Codable, Equatable, Sendable {
   public var message: String
   /// For a rate limit: when requests may resume, in seconds since 1970.
   public var retryAt: Int64?
+  /// The HTTP status GitHub answered, when it answered one that is not a success (such as 451
+  /// for a repository blocked for legal reasons): the page offers no retry for a 4xx.
+  public var status: Int?
 
   /// A failure.
-  public init(kind: Kind, message: String, retryAt: Int64? = nil) {
+  public init(kind: Kind, message: String, retryAt: Int64? = nil, status: Int? = nil) {
     self.kind = kind
     self.message = message
     self.retryAt = retryAt
+    self.status = status
   }
 }

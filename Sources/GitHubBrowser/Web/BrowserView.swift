@@ -34,6 +34,8 @@ public struct BrowserView: Codable, Equatable, Sendable {
   public var list: RepositoryList?
   /// The detail the route shows, on a repository screen.
   public var detail: RepositoryDetail?
+  /// The detail's README as HTML (see ``MarkdownHTML``): formatted, with nothing that can run.
+  public var readmeHTML: String?
   /// How many loads wait for or are with a worker.
   public var pendingLoads: Int
   /// How many browser clients have a route.
@@ -50,7 +52,10 @@ public struct BrowserView: Codable, Equatable, Sendable {
     sessions = state.sessions.count
     switch route?.screen {
     case .repositories(let source): list = state.list(for: source)
-    case .repository(let owner, let name): detail = state.detail(owner: owner, name: name)
+    case .repository(let owner, let name):
+      let detail = state.detail(owner: owner, name: name)
+      self.detail = detail
+      readmeHTML = detail.readme.map(MarkdownHTML.cachedRender)
     case .bookmarks, nil: break
     }
   }

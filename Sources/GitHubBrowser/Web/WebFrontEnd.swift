@@ -9,11 +9,16 @@ import TandemSync
 ///
 /// | method and path | answer |
 /// |---|---|
-/// | `GET /` | the page (HTML with its script, nothing from elsewhere) |
+/// | `GET /`, `/bookmarks`, `/{owner}`, `/{owner}/{name}` | the page, which opens the screen its path names (see ``Route/Screen/init(path:)``); another path is a 404 page |
+/// | `GET /assets/page.js`, `/assets/page.css` | the page's script and style (nothing is loaded from elsewhere) |
 /// | `GET /api/view?session=S` | session `S`'s ``BrowserView`` as JSON |
 /// | `GET /api/events?session=S` | `text/event-stream`: a `view` event with the JSON view at once and after every change of it |
 /// | `POST /api/actions` | `{"tag": T, "payload": {...}}`: forwards the action (tags in ``browserUserTags``) and answers `{"sequence": N}` once the replica shows it |
 /// | `GET /api/status` | the connection and the follower's statistics |
+///
+/// The page and its assets carry a Content-Security-Policy that runs only the page's own script
+/// (`script-src 'self'`), so nothing a README or another text from GitHub holds can run. An
+/// unknown path under `/api/` is a JSON 404.
 ///
 /// A body that is not JSON, a tag that is unknown or belongs to workers, or a payload that does
 /// not decode is answered 400 with `{"error": message}`; an action the leader rejects 422; an
@@ -64,16 +69,16 @@ public final class WebFrontEnd: Sendable {
       for await state in follower.store.states { hub.update(state: state) }
     }
     self.feed = feed
-    let router = WebRoutes(
+    let handler = WebRoutes(
       follower: follower, hub: hub, sweeper: sweeper, actionTimeout: actionTimeout
-    ).router()
+    ).handler()
     let server: HTTPServer
     do {
       let counted = WebMetrics()
       metrics.addCollector { counted.families() }
       metrics.addCollector { [follower] in await follower.metrics.families() }
       server = try HTTPServer(
-        configuration: configuration, handler: counted.counting(router.handler))
+        configuration: configuration, handler: counted.counting(handler))
     } catch {
       // Not serving: nothing is to follow the follower's states for.
       feed.cancel()

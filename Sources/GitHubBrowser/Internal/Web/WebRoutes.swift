@@ -3,20 +3,59 @@ import MicroHTTP
 import Tandem
 import TandemSync
 
-/// The web front end's handlers: the page, the views, the event stream and the actions.
+/// The web front end's handlers: the page at every screen's path, its script and style, the
+/// views, the event stream and the actions.
 struct WebRoutes: Sendable {
   let follower: Follower<BrowserState>
   let hub: EventHub
   let sweeper: SessionSweeper
   let actionTimeout: Duration
 
-  func router() -> Router {
+  /// The front end's handler: paths under a reserved first segment
+  /// (``Route/Screen/reservedSegments``) go to the API and asset routes, any other `GET` to
+  /// the page for the screen it names, or a 404 page when it names none.
+  func handler() -> HTTPHandler {
+    let api = apiRouter()
+    return { request in
+      let first = request.path.split(separator: "/").first.map { $0.lowercased() } ?? ""
+      guard Route.Screen.reservedSegments.contains(first) else { return Self.page(for: request) }
+      let response = try await api.handle(request)
+      guard response.status == 404, first == "api" else { return response }
+      return Self.problem(404, "no such API path: \(request.path)")
+    }
+  }
+
+  /// The page for a screen's path, a 404 page for another path, 405 for a method other than
+  /// `GET` or `HEAD`.
+  static func page(for request: HTTPRequest) -> HTTPResponse {
+    guard ["GET", "HEAD"].contains(request.method.uppercased()) else {
+      var response = HTTPResponse.text("method \(request.method) not allowed\n", status: 405)
+      response.headers["Allow"] = "GET, HEAD"
+      return response
+    }
+    let found = Route.Screen(path: request.path) != nil
+    return document(
+      found ? WebPage.html : WebPage.notFoundHTML(path: request.path), status: found ? 200 : 404,
+      type: "text/html; charset=utf-8")
+  }
+
+  /// The page, its script or its style, with the page's security headers.
+  static func document(_ text: String, status: Int = 200, type: String) -> HTTPResponse {
+    var headers: HTTPHeaders = ["Content-Type": type]
+    for (name, value) in WebPage.securityHeaders.sorted(by: { $0.key < $1.key }) {
+      headers[name] = value
+    }
+    headers["Cache-Control"] = "no-cache"
+    return HTTPResponse(status: status, headers: headers, body: Array(text.utf8))
+  }
+
+  private func apiRouter() -> Router {
     var router = Router()
-    router.get("/") { _ in
-      HTTPResponse(
-        status: 200,
-        headers: ["Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-cache"],
-        body: Array(WebPage.html.utf8))
+    router.get(WebPage.scriptPath) { _ in
+      Self.document(WebPage.script, type: "text/javascript; charset=utf-8")
+    }
+    router.get(WebPage.stylePath) { _ in
+      Self.document(WebPage.style, type: "text/css; charset=utf-8")
     }
     router.get("/api/view") { request in
       let session = try Self.session(of: request)
