@@ -54,10 +54,9 @@ extension JournalSession {
   /// closes a delta (its patch is not empty), or there is no row before it because `sequence`
   /// is 1 or the oldest kept (compaction keeps whole deltas only).
   package func startsADelta(_ sequence: UInt64) throws(SQLiteError) -> Bool {
-    guard let oldest = try connection.integer("SELECT min(sequence) FROM deltas") else {
+    guard let first = try self.sequence("SELECT min(sequence) FROM deltas", in: "deltas") else {
       return false
     }
-    let first = UInt64(bitPattern: oldest)
     guard sequence >= first else { return false }
     if sequence == first { return true }
     guard let previousPatch = try patchLength(at: sequence - 1) else { return false }

@@ -121,16 +121,18 @@ extension Journal {
 extension JournalSession {
   /// The greatest sequence at most `sequence` whose row closes a delta (carries a patch).
   package func deltaEnd(atOrBefore sequence: Int64) throws(SQLiteError) -> Int64? {
-    try connection.integer(
+    try self.sequence(
       "SELECT sequence FROM deltas WHERE sequence <= ?1 AND length(patch) > 0 "
-        + "ORDER BY sequence DESC LIMIT 1", binding: UInt64(bitPattern: sequence))
+        + "ORDER BY sequence DESC LIMIT 1", in: "deltas", binding: UInt64(bitPattern: sequence)
+    ).map { Int64($0) }
   }
 
   /// The least sequence after `sequence` whose row closes a delta (carries a patch).
   package func deltaEnd(after sequence: Int64) throws(SQLiteError) -> Int64? {
-    try connection.integer(
+    try self.sequence(
       "SELECT sequence FROM deltas WHERE sequence > ?1 AND length(patch) > 0 "
-        + "ORDER BY sequence LIMIT 1", binding: UInt64(bitPattern: sequence))
+        + "ORDER BY sequence LIMIT 1", in: "deltas", binding: UInt64(bitPattern: sequence)
+    ).map { Int64($0) }
   }
 
   /// Runs a checkpoint; returns whether it copied the whole log (false when a reader held it).

@@ -135,9 +135,12 @@ extension JournalSession {
       while try row.step() {
         let previous = try row.sequence(at: 0, in: "deltas")
         let next = try row.sequence(at: 1, in: "deltas")
+        // A damaged index can return rows out of order: `next` is then not above `previous`.
         problems.append(
-          "deltas: gap after sequence \(previous): the next is \(next) "
-            + "(\(previous + 1)...\(next - 1) missing)")
+          next > previous
+            ? "deltas: gap after sequence \(previous): the next is \(next) "
+              + "(\(previous + 1)...\(next - 1) missing)"
+            : "deltas: sequence \(next) is stored after \(previous): the table's order is damaged")
       }
     }
     return problems

@@ -50,8 +50,11 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
         + "aside to start a new history (followers will resync)."
     case .gap(let path, let after, let next):
       let missing =
-        next.map { "the delta after sequence \(after) is \($0): \(after + 1)...\($0 - 1) missing" }
-        ?? "the deltas end at sequence \(after), before the journal's last sequence"
+        next.map { next in
+          next > after + 1
+            ? "the delta after sequence \(after) is \(next): \(after + 1)...\(next - 1) missing"
+            : "the delta after sequence \(after) starts at \(next)"
+        } ?? "the deltas end at sequence \(after), before the journal's last sequence"
       return "journal \(path) has a gap in its history (\(missing)). The leader will not "
         + "recover from it: restore the file from a backup, or move it aside to start a new "
         + "history (followers will resync)."

@@ -56,10 +56,17 @@ package final class JournalSession {
     let oldestAfter = try sequence(
       "SELECT min(sequence) FROM deltas WHERE sequence > ?1", in: "deltas",
       binding: newestSnapshot ?? 0)
+    let last = max(newestDelta ?? 0, newestSnapshot ?? 0)
+    // A damaged index can answer the two queries inconsistently.
+    if let oldestAfter, oldestAfter > last {
+      throw .corruptJournal(
+        "the deltas table's index is damaged: its newest sequence is \(last), yet it holds "
+          + "\(oldestAfter)")
+    }
     snapshotSequence = newestSnapshot
-    lastSequence = max(newestDelta ?? 0, newestSnapshot ?? 0)
+    lastSequence = last
     // Gapless deltas (which recovery checks) make the count a subtraction.
-    deltasSinceSnapshot = oldestAfter.map { Int(lastSequence - $0 + 1) } ?? 0
+    deltasSinceSnapshot = oldestAfter.map { Int(last - $0 + 1) } ?? 0
     bytesSinceSnapshot = nil
   }
 
@@ -169,8 +176,18 @@ package final class JournalSession {
         // The actions of the delta being gathered, from `pendingFirst` on.
         var pending: [AppliedAction] = []
         var pendingFirst: UInt64 = 0
+        var previousRow: UInt64?
         while try row.step() {
           let rowSequence = try row.sequence(at: 0, in: "deltas")
+          // A damaged index can return rows out of order, or a row below the first asked for.
+          if rowSequence < sequence || previousRow.map({ rowSequence <= $0 }) == true {
+            failure = .corrupt(
+              path: path,
+              detail: "the deltas table's order is damaged: sequence \(rowSequence) is read "
+                + "after \(previousRow.map(String.init) ?? "none") (from \(sequence) on)")
+            return
+          }
+          previousRow = rowSequence
           let action = AppliedAction(
             origin: Origin(
               client: row.text(at: 1, reusing: &recent), number: row.uint64(at: 2),
