@@ -22,15 +22,17 @@ extension Journal {
       let last = session.lastSequence
       guard sequence >= 1, sequence <= last + 1 else { return nil }
       if sequence == last + 1 { return [] }
-      let startsADelta = try session.sqlite { () throws(SQLiteError) -> Bool in
-        try session.startsADelta(sequence)
+      let (startsADelta, chain) = try session.sqlite {
+        () throws(SQLiteError) -> (Bool, UInt64?) in
+        (try session.startsADelta(sequence), try session.chainBefore(sequence))
       }
       guard startsADelta else { return nil }
       var deltas: [Delta] = []
       var expected = sequence
       var bytes = 0
       let path = session.path
-      try session.forEachDelta(from: sequence) { (delta) throws(JournalError) -> Bool in
+      try session.forEachDelta(from: sequence, chain: chain) {
+        (delta) throws(JournalError) -> Bool in
         guard delta.firstSequence == expected else {
           throw .gap(path: path, after: expected - 1, next: delta.firstSequence)
         }

@@ -71,6 +71,12 @@ extension Journal {
             bound = try session.deltaEnd(after: bound) ?? cutoff
           }
           try connection.transaction { () throws(SQLiteError) in
+            // The chain then starts from the last row removed.
+            try connection.statement(JournalSchema.raiseChainBase).run {
+              (row: SQLiteStatement) throws(SQLiteError) in
+              try row.bind(Int64(bound), at: 1)
+              _ = try row.step()
+            }
             try connection.execute("DELETE FROM deltas WHERE sequence <= \(bound)")
             removed += connection.changes
           }
