@@ -55,6 +55,7 @@ extension Journal {
           lastSequence: session.lastSequence, snapshotDue: try session.snapshotDue(policy))
       }
       var bytes = 0
+      var chain = session.lastChain
       try session.sqlite { () throws(SQLiteError) in
         let connection = session.connection
         let insert = try connection.statement(JournalSchema.insertDelta)
@@ -63,14 +64,19 @@ extension Journal {
         try connection.transaction { () throws(SQLiteError) in
           for delta in deltas {
             for (sequence, action) in delta.sequencedActions {
+              // Only the delta's last row carries its patch; an empty one continues.
+              let patch = sequence == delta.sequence ? delta.patch : []
+              chain = DeltaChain.link(
+                previous: chain, sequence: sequence, origin: action.origin, tag: action.tag,
+                patch: patch)
               try insert.run { (row: SQLiteStatement) throws(SQLiteError) in
                 try row.bind(sequence, at: 1)
                 try row.bind(action.origin.client, at: 2)
                 try row.bind(action.origin.number, at: 3)
                 try row.bind(action.tag, at: 4)
-                // Only the delta's last row carries its patch; an empty one continues.
-                try row.bind(sequence == delta.sequence ? delta.patch : [], at: 5)
+                try row.bind(patch, at: 5)
                 try row.bind(action.origin.generation, at: 6)
+                try row.bind(chain, at: 7)
                 _ = try row.step()
               }
             }
@@ -93,6 +99,7 @@ extension Journal {
       }
       session.deltasSinceSnapshot += Int(expected - 1 - session.lastSequence)
       session.lastSequence = expected - 1
+      session.lastChain = chain
       session.bytesSinceSnapshot = session.bytesSinceSnapshot.map { $0 + bytes }
       return Commit(
         lastSequence: session.lastSequence, snapshotDue: try session.snapshotDue(policy))

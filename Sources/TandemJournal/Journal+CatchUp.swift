@@ -22,15 +22,17 @@ extension Journal {
       let last = session.lastSequence
       guard sequence >= 1, sequence <= last + 1 else { return nil }
       if sequence == last + 1 { return [] }
-      let startsADelta = try session.sqlite { () throws(SQLiteError) -> Bool in
-        try session.startsADelta(sequence)
+      let (startsADelta, chain) = try session.sqlite {
+        () throws(SQLiteError) -> (Bool, UInt64?) in
+        (try session.startsADelta(sequence), try session.chainBefore(sequence))
       }
       guard startsADelta else { return nil }
       var deltas: [Delta] = []
       var expected = sequence
       var bytes = 0
       let path = session.path
-      try session.forEachDelta(from: sequence) { (delta) throws(JournalError) -> Bool in
+      try session.forEachDelta(from: sequence, chain: chain) {
+        (delta) throws(JournalError) -> Bool in
         guard delta.firstSequence == expected else {
           throw .gap(path: path, after: expected - 1, next: delta.firstSequence)
         }
@@ -54,10 +56,9 @@ extension JournalSession {
   /// closes a delta (its patch is not empty), or there is no row before it because `sequence`
   /// is 1 or the oldest kept (compaction keeps whole deltas only).
   package func startsADelta(_ sequence: UInt64) throws(SQLiteError) -> Bool {
-    guard let oldest = try connection.integer("SELECT min(sequence) FROM deltas") else {
+    guard let first = try self.sequence("SELECT min(sequence) FROM deltas", in: "deltas") else {
       return false
     }
-    let first = UInt64(bitPattern: oldest)
     guard sequence >= first else { return false }
     if sequence == first { return true }
     guard let previousPatch = try patchLength(at: sequence - 1) else { return false }

@@ -71,6 +71,12 @@ extension Journal {
             bound = try session.deltaEnd(after: bound) ?? cutoff
           }
           try connection.transaction { () throws(SQLiteError) in
+            // The chain then starts from the last row removed.
+            try connection.statement(JournalSchema.raiseChainBase).run {
+              (row: SQLiteStatement) throws(SQLiteError) in
+              try row.bind(Int64(bound), at: 1)
+              _ = try row.step()
+            }
             try connection.execute("DELETE FROM deltas WHERE sequence <= \(bound)")
             removed += connection.changes
           }
@@ -121,16 +127,18 @@ extension Journal {
 extension JournalSession {
   /// The greatest sequence at most `sequence` whose row closes a delta (carries a patch).
   package func deltaEnd(atOrBefore sequence: Int64) throws(SQLiteError) -> Int64? {
-    try connection.integer(
+    try self.sequence(
       "SELECT sequence FROM deltas WHERE sequence <= ?1 AND length(patch) > 0 "
-        + "ORDER BY sequence DESC LIMIT 1", binding: UInt64(bitPattern: sequence))
+        + "ORDER BY sequence DESC LIMIT 1", in: "deltas", binding: UInt64(bitPattern: sequence)
+    ).map { Int64($0) }
   }
 
   /// The least sequence after `sequence` whose row closes a delta (carries a patch).
   package func deltaEnd(after sequence: Int64) throws(SQLiteError) -> Int64? {
-    try connection.integer(
+    try self.sequence(
       "SELECT sequence FROM deltas WHERE sequence > ?1 AND length(patch) > 0 "
-        + "ORDER BY sequence LIMIT 1", binding: UInt64(bitPattern: sequence))
+        + "ORDER BY sequence LIMIT 1", in: "deltas", binding: UInt64(bitPattern: sequence)
+    ).map { Int64($0) }
   }
 
   /// Runs a checkpoint; returns whether it copied the whole log (false when a reader held it).

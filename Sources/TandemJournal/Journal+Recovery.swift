@@ -41,7 +41,9 @@ extension JournalSession {
     var previous = base
     var bytes = 0
     let path = path
-    try forEachDelta(from: base + 1) { (delta) throws(JournalError) -> Bool in
+    // Every row replayed is checked against the hash chain, from the snapshot's row on.
+    let chain = try sqlite { () throws(SQLiteError) -> UInt64? in try chainBefore(base + 1) }
+    try forEachDelta(from: base + 1, chain: chain) { (delta) throws(JournalError) -> Bool in
       guard delta.firstSequence == previous + 1 else {
         throw .gap(path: path, after: previous, next: delta.firstSequence)
       }

@@ -17,7 +17,9 @@ extension Journal {
   /// meta records, every delta and snapshot sequence one a journal can hold (from 0 to
   /// `Int64.max - 1` as SQLite integers; the checks after it run only then), a snapshot
   /// present whenever there are deltas, the deltas gapless from the
-  /// oldest kept through the last (and reaching the latest snapshot), every delta whole (the
+  /// oldest kept through the last (and reaching the latest snapshot), every delta row matching
+  /// the journal's hash chain (a changed byte names the first sequence damaged), every delta
+  /// whole (the
   /// history does not end inside a delta of several actions, and the latest snapshot is not
   /// inside one), and the ledger not ahead of the history. Reads every page, so it takes time
   /// on a large journal.
@@ -78,6 +80,9 @@ extension Journal {
           check("deltas whole") { () throws(SQLiteError) -> [String] in
             try session.groupingProblems()
           }
+          check("hash chain") { () throws(SQLiteError) -> [String] in
+            try session.chainProblems()
+          }
           check("snapshot") { () throws(SQLiteError) -> [String] in
             try session.snapshotProblems()
           }
@@ -119,6 +124,9 @@ extension JournalSession {
     if try metaInteger(JournalSchema.forgottenThroughKey) == nil {
       problems.append("meta: the ledger's forgotten-through sequence is not stored")
     }
+    if try metaInteger(JournalSchema.chainBaseKey) == nil {
+      problems.append("meta: the hash chain's base is not stored")
+    }
     return problems
   }
 
@@ -135,9 +143,12 @@ extension JournalSession {
       while try row.step() {
         let previous = try row.sequence(at: 0, in: "deltas")
         let next = try row.sequence(at: 1, in: "deltas")
+        // A damaged index can return rows out of order: `next` is then not above `previous`.
         problems.append(
-          "deltas: gap after sequence \(previous): the next is \(next) "
-            + "(\(previous + 1)...\(next - 1) missing)")
+          next > previous
+            ? "deltas: gap after sequence \(previous): the next is \(next) "
+              + "(\(previous + 1)...\(next - 1) missing)"
+            : "deltas: sequence \(next) is stored after \(previous): the table's order is damaged")
       }
     }
     return problems

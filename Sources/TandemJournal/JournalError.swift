@@ -45,16 +45,21 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
       return "journal \(path) has format version \(found), this build reads version "
         + "\(supported): \(advice). The leader will not start over it."
     case .corrupt(let path, let detail):
-      return "journal \(path) is corrupt (\(detail)). The leader will not start over it: run "
-        + "`tandem journal verify --db \(path)`, restore the file from a backup, or move it "
-        + "aside to start a new history (followers will resync)."
+      return "journal \(path) is corrupt (\(detail)). The leader will not start over it. Keep "
+        + "the file, which may hold acknowledged history that is intact: run `tandem journal "
+        + "verify --db \(path)` to see what is damaged and from which sequence, then restore "
+        + "the journal from a backup (followers will resync)."
     case .gap(let path, let after, let next):
       let missing =
-        next.map { "the delta after sequence \(after) is \($0): \(after + 1)...\($0 - 1) missing" }
-        ?? "the deltas end at sequence \(after), before the journal's last sequence"
+        next.map { next in
+          next > after + 1
+            ? "the delta after sequence \(after) is \(next): \(after + 1)...\(next - 1) missing"
+            : "the delta after sequence \(after) starts at \(next)"
+        } ?? "the deltas end at sequence \(after), before the journal's last sequence"
       return "journal \(path) has a gap in its history (\(missing)). The leader will not "
-        + "recover from it: restore the file from a backup, or move it aside to start a new "
-        + "history (followers will resync)."
+        + "recover from it. Keep the file, which holds the history before the gap: run "
+        + "`tandem journal verify --db \(path)`, then restore the journal from a backup "
+        + "(followers will resync)."
     case .sequenceMismatch(let expected, let got):
       return "the journal expects sequence \(expected) next, got \(got)"
     case .noBaseSnapshot(let path):

@@ -192,11 +192,13 @@ struct JournalGroupedDeltaTests {
       #expect(throws: error) { try journal.recover() }
       #expect(throws: error) { try journal.deltas(from: 2) }
       #expect(throws: error) { try journal.deltas(from: 1) }
+      let problems = try journal.verify().problems
       #expect(
-        try journal.verify().problems == [
-          "deltas: the rows of sequences 2...4 have empty patches but no later row closes "
-            + "their delta: the history ends inside a delta"
-        ])
+        problems.first
+          == "deltas: the rows of sequences 2...4 have empty patches but no later row closes "
+          + "their delta: the history ends inside a delta")
+      // The row changed after it was written, which the hash chain finds too.
+      #expect(problems.dropFirst().first?.contains("sequence 4 does not match") == true)
     }
   }
 

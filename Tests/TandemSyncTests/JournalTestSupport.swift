@@ -47,9 +47,23 @@ func alterJournal(_ path: String, _ sql: String) throws {
   try connection.execute(sql)
 }
 
-/// Turns the closed journal at `path` into the version 3 format: the same tables, without the
-/// ledgers' generations.
+/// Turns the closed journal at `path` into the version 4 format: the same tables, without the
+/// deltas' hash chain.
+func downgradeToVersion4(_ path: String) throws {
+  try alterJournal(
+    path,
+    """
+    ALTER TABLE deltas DROP COLUMN chain;
+    DELETE FROM meta WHERE key = 'chain_base';
+    PRAGMA user_version = 4;
+    UPDATE meta SET value = 4 WHERE key = 'version';
+    """)
+}
+
+/// Turns the closed journal at `path` into the version 3 format: the version 4 one, without
+/// the ledgers' generations.
 func downgradeToVersion3(_ path: String) throws {
+  try downgradeToVersion4(path)
   try alterJournal(
     path,
     """

@@ -2,19 +2,20 @@ import TandemProtocol
 
 /// The journal's file format: SQL, identifiers and version.
 ///
-/// Version 4 (see the Journal article in the DocC catalog for the meaning of every column):
+/// Version 5 (see the Journal article in the DocC catalog for the meaning of every column):
 /// `meta` (key/value: epoch, format, session markers, the ledger's forgotten-through sequence),
 /// `deltas` (one row per sequence, i.e.
 /// per action; a delta of several actions takes a row each, all but its last with an empty
-/// patch),
+/// patch, and each row its link in the hash chain, ``DeltaChain``),
 /// `ledger` (the client ledger as of the last commit), `snapshots` and `snapshot_ledger`
-/// (the state document and the whole ledger at a sequence). Version 3 lacked the ledgers'
+/// (the state document and the whole ledger at a sequence). Version 4 lacked the deltas'
+/// `chain` column and the chain's base record, version 3 also the ledgers'
 /// `generation` column, version 2 also the forgotten-through record, and version 1 also the
 /// ledgers' `rejections` column; a leader opening such a journal adds them
-/// (``addRejectionColumns``, ``addGenerationColumns``, ``upgradeToCurrent``).
+/// (``addRejectionColumns``, ``addGenerationColumns``, ``addChainColumn``, ``upgradeToCurrent``).
 package enum JournalSchema {
   /// The format version this build reads and writes (`PRAGMA user_version`).
-  package static let version: Int64 = 4
+  package static let version: Int64 = 5
   /// `PRAGMA application_id`: "TNDM" in ASCII, marking the file as a Tandem journal.
   package static let applicationID: Int64 = 0x544E_444D
   /// The first 16 bytes of every SQLite 3 database file.
@@ -39,14 +40,16 @@ package enum JournalSchema {
     ) STRICT, WITHOUT ROWID;
     INSERT INTO meta (key, value) VALUES
       ('format', '\(formatValue)'), ('version', \(version)),
-      ('epoch', \(Int64(bitPattern: epoch.rawValue))), ('\(forgottenThroughKey)', 0);
+      ('epoch', \(Int64(bitPattern: epoch.rawValue))), ('\(forgottenThroughKey)', 0),
+      ('\(chainBaseKey)', 0);
     CREATE TABLE deltas (
       sequence INTEGER PRIMARY KEY NOT NULL,
       client TEXT NOT NULL,
       number INTEGER NOT NULL,
       tag TEXT NOT NULL,
       patch BLOB NOT NULL,
-      generation INTEGER NOT NULL DEFAULT 0
+      generation INTEGER NOT NULL DEFAULT 0,
+      chain INTEGER NOT NULL DEFAULT 0
     ) STRICT;
     CREATE TABLE ledger (
       client TEXT PRIMARY KEY NOT NULL,
@@ -78,8 +81,8 @@ package enum JournalSchema {
 
   package static let insertDelta =
     """
-    INSERT INTO deltas (sequence, client, number, tag, patch, generation)
-    VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+    INSERT INTO deltas (sequence, client, number, tag, patch, generation, chain)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
     """
   package static let upsertLedger = """
     INSERT INTO ledger (client, last_number, last_sequence, last_active, rejections, generation)
@@ -95,8 +98,8 @@ package enum JournalSchema {
   package static let deleteLedger = "DELETE FROM ledger WHERE client = ?1"
   package static let selectDeltasFrom =
     """
-    SELECT sequence, client, number, tag, patch, generation FROM deltas WHERE sequence >= ?1
-    ORDER BY sequence
+    SELECT sequence, client, number, tag, patch, generation, chain FROM deltas
+    WHERE sequence >= ?1 ORDER BY sequence
     """
   package static let selectMeta = "SELECT value FROM meta WHERE key = ?1"
   package static let upsertMeta =
@@ -132,6 +135,22 @@ package enum JournalSchema {
     ALTER TABLE snapshot_ledger ADD COLUMN generation INTEGER NOT NULL DEFAULT 0;
     """
 
+  /// Turns a version 4 (or older) journal into a version 5 one (then ``upgradeToCurrent``):
+  /// the `chain` column, which the upgrade then fills (``JournalSession/fillChain()``), and the
+  /// chain's base, 0: the chain vouches for the rows as they are at the upgrade.
+  package static let addChainColumn = """
+    ALTER TABLE deltas ADD COLUMN chain INTEGER NOT NULL DEFAULT 0;
+    INSERT INTO meta (key, value) VALUES ('\(chainBaseKey)', 0) ON CONFLICT (key) DO NOTHING;
+    """
+  /// Sets the `chain` of the row ?1 to ?2.
+  package static let setChain = "UPDATE deltas SET chain = ?2 WHERE sequence = ?1"
+  /// Sets the chain's base to the `chain` of the row ?1 (which a compaction is about to remove).
+  package static let raiseChainBase = """
+    INSERT INTO meta (key, value)
+    VALUES ('\(chainBaseKey)', (SELECT chain FROM deltas WHERE sequence = ?1))
+    ON CONFLICT (key) DO UPDATE SET value = excluded.value
+    """
+
   /// Turns a version 2 or 3 journal into this version (a version 3 one has its
   /// forgotten-through record already). Whether its leaders forgot clients, and how
   /// recently those were active, is not recorded, so the forgotten-through record starts at the
@@ -164,4 +183,7 @@ package enum JournalSchema {
   /// The ledger's ``ClientLedger/forgottenThrough``: the latest sequence at which a client the
   /// ledger has forgotten was active (0 when it never forgot one).
   package static let forgottenThroughKey = "ledger_forgotten_through"
+  /// The hash chain's value before the oldest `deltas` row kept (``DeltaChain``): 0 until a
+  /// compaction removes rows, then the `chain` of the last row it removed.
+  package static let chainBaseKey = "chain_base"
 }

@@ -35,10 +35,15 @@ extension JournalSession {
         try sqlite { () throws(SQLiteError) in
           if version == 1 { try connection.execute(JournalSchema.addRejectionColumns) }
           if version <= 3 { try connection.execute(JournalSchema.addGenerationColumns) }
+          if version <= 4 {
+            try connection.execute(JournalSchema.addChainColumn)
+            try fillChain()
+          }
           try connection.execute(JournalSchema.upgradeToCurrent)
         }
       }
       let recovery = try readRecovery()
+      lastChain = try sqlite { () throws(SQLiteError) -> UInt64 in try chainTip() }
       try sqlite { () throws(SQLiteError) in
         try setMeta(JournalSchema.formatKey, JournalSchema.formatValue)
         try setMeta(JournalSchema.epochKey, Int64(bitPattern: epoch.rawValue))

@@ -26,6 +26,9 @@ package final class JournalSession {
   /// Patch bytes stored after the latest snapshot; nil until counted (by ``recover()``, or on
   /// first need), which spares the open a scan of every delta.
   package var bytesSinceSnapshot: Int?
+  /// The hash chain's value at the newest row (``DeltaChain``), which the next append links
+  /// to; read when the leader session starts.
+  package var lastChain: UInt64 = 0
 
   package init(
     path: String, connection: SQLiteConnection, lock: JournalLock?, durability: Durability?,
@@ -56,10 +59,17 @@ package final class JournalSession {
     let oldestAfter = try sequence(
       "SELECT min(sequence) FROM deltas WHERE sequence > ?1", in: "deltas",
       binding: newestSnapshot ?? 0)
+    let last = max(newestDelta ?? 0, newestSnapshot ?? 0)
+    // A damaged index can answer the two queries inconsistently.
+    if let oldestAfter, oldestAfter > last {
+      throw .corruptJournal(
+        "the deltas table's index is damaged: its newest sequence is \(last), yet it holds "
+          + "\(oldestAfter)")
+    }
     snapshotSequence = newestSnapshot
-    lastSequence = max(newestDelta ?? 0, newestSnapshot ?? 0)
+    lastSequence = last
     // Gapless deltas (which recovery checks) make the count a subtraction.
-    deltasSinceSnapshot = oldestAfter.map { Int(lastSequence - $0 + 1) } ?? 0
+    deltasSinceSnapshot = oldestAfter.map { Int(last - $0 + 1) } ?? 0
     bytesSinceSnapshot = nil
   }
 
@@ -151,8 +161,13 @@ package final class JournalSession {
   /// - Throws: ``JournalError/gap(path:after:next:)`` when the rows of one delta skip a
   ///   sequence; ``JournalError/corrupt(path:detail:)`` when the last rows have empty patches
   ///   and no row closes their delta (a committed append never leaves that).
+  ///
+  /// With `chain`, the hash chain's value before `sequence` (``chainBefore(_:)``), each row that
+  /// follows the one before it is also checked against the chain, and the first that does not
+  /// match is ``JournalError/corrupt(path:detail:)`` naming its sequence (thrown after the
+  /// rows are read, unless they are found gapped or cut first).
   package func forEachDelta(
-    from sequence: UInt64, _ body: (Delta) throws(JournalError) -> Bool
+    from sequence: UInt64, chain: UInt64? = nil, _ body: (Delta) throws(JournalError) -> Bool
   ) throws(JournalError) {
     let statement: SQLiteStatement
     do throws(SQLiteError) {
@@ -169,19 +184,46 @@ package final class JournalSession {
         // The actions of the delta being gathered, from `pendingFirst` on.
         var pending: [AppliedAction] = []
         var pendingFirst: UInt64 = 0
+        var previousRow: UInt64?
+        var linked = chain
+        var chainFailure: JournalError?
+        defer { if failure == nil { failure = chainFailure } }
         while try row.step() {
           let rowSequence = try row.sequence(at: 0, in: "deltas")
+          // A damaged index can return rows out of order, or a row below the first asked for.
+          if rowSequence < sequence || previousRow.map({ rowSequence <= $0 }) == true {
+            failure = .corrupt(
+              path: path,
+              detail: "the deltas table's order is damaged: sequence \(rowSequence) is read "
+                + "after \(previousRow.map(String.init) ?? "none") (from \(sequence) on)")
+            return
+          }
+          // Across a gap the chain is not checked: the gap is the diagnosis.
+          let follows = rowSequence == (previousRow.map { $0 + 1 } ?? sequence)
+          previousRow = rowSequence
           let action = AppliedAction(
             origin: Origin(
               client: row.text(at: 1, reusing: &recent), number: row.uint64(at: 2),
               generation: row.uint64(at: 5)),
             tag: row.text(at: 3, reusing: &recent))
+          let patch = row.blob(at: 4)
+          if let previous = linked {
+            let stored = row.uint64(at: 6)
+            if follows, chainFailure == nil,
+              DeltaChain.link(
+                previous: previous, sequence: rowSequence, origin: action.origin,
+                tag: action.tag, patch: patch) != stored
+            {
+              // Thrown at the end, unless the rows' structure is found broken first.
+              chainFailure = .corrupt(path: path, detail: DeltaChain.mismatch(at: rowSequence))
+            }
+            linked = stored
+          }
           let expected = pendingFirst &+ UInt64(pending.count)
           if !pending.isEmpty, rowSequence != expected {
             failure = .gap(path: path, after: expected - 1, next: rowSequence)
             return
           }
-          let patch = row.blob(at: 4)
           if patch.isEmpty {
             if pending.isEmpty { pendingFirst = rowSequence }
             pending.append(action)

@@ -36,7 +36,8 @@ public enum LeaderError: Error, Sendable, Equatable, CustomStringConvertible {
     case .unreplayableJournal(let path, let sequence, let reason):
       "the journal \(path) does not replay at sequence \(sequence): \(reason). The leader will "
         + "not start over existing history: check it with 'tandem journal verify --db \(path)', "
-        + "restore a backup, or move the file away to start a new history"
+        + "restore a backup, or run the build whose state type wrote it (keep the file: the "
+        + "history before that sequence may be intact)"
     }
   }
 }
