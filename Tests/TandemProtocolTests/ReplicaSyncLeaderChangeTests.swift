@@ -103,4 +103,18 @@ struct ReplicaSyncLeaderChangeTests {
     #expect(sync.sequence == 5)
     #expect(sync.received(.pong(epoch, sequence: 4), now: now).isEmpty)
   }
+
+  @Test func aStallOfTheFollowersOwnProcessIsNotTheLeadersSilence() {
+    // Ticks every second with a 3 s limit, then none for 10 s (the process was stopped): the
+    // first tick after it does not reconnect; the silence counted while the follower ran, 2 s
+    // before the stall and 2 s after it, does.
+    var sync = live(at: 4)
+    for second in 1...2 { #expect(sync.tick(now: now + .seconds(second)).isEmpty) }
+    #expect(sync.tick(now: now + .seconds(12)).isEmpty)
+    #expect(sync.tick(now: now + .seconds(13)).isEmpty)
+    guard case .reconnect = sync.tick(now: now + .seconds(14)).first else {
+      Issue.record("expected a reconnect once the leader stayed silent after the stall")
+      return
+    }
+  }
 }

@@ -89,6 +89,8 @@ package struct ReplicaSync {
   package let silenceLimit: Duration
   /// When the leader was last heard from.
   private var lastHeard: ContinuousClock.Instant
+  /// When the follower last checked for silence (nil before the first check of a connection).
+  private var lastTick: ContinuousClock.Instant?
 
   package init(silenceLimit: Duration, bufferLimit: Int = 100_000, now: ContinuousClock.Instant) {
     self.silenceLimit = silenceLimit
@@ -104,6 +106,7 @@ package struct ReplicaSync {
     -> [Effect]
   {
     lastHeard = now
+    lastTick = nil
     phase = .greeting
     phaseStarted = now
     clearBuffer()
@@ -124,8 +127,18 @@ package struct ReplicaSync {
     return .ping(client: client, sequence: sequence)
   }
 
-  /// Checks for a silent leader: nothing heard for longer than ``silenceLimit``.
-  package func tick(now: ContinuousClock.Instant) -> [Effect] {
+  /// Checks for a silent leader: nothing heard for longer than ``silenceLimit`` while this
+  /// follower was running. The follower ticks several times per silence limit; two ticks
+  /// further apart than the whole limit mean that the follower's own process did not run (it
+  /// was stopped, or its machine stalled), and that time is not counted against the leader,
+  /// whose messages of that time may still be on their way in: the follower reads them before
+  /// it judges the leader silent.
+  package mutating func tick(now: ContinuousClock.Instant) -> [Effect] {
+    if let lastTick, now - lastTick > silenceLimit {
+      lastHeard += now - lastTick
+      phaseStarted += now - lastTick
+    }
+    lastTick = now
     if now - lastHeard > silenceLimit {
       return [.reconnect(reason: "the leader has been silent for more than \(silenceLimit)")]
     }
