@@ -4,7 +4,7 @@
 /// Inputs: a request from a connection (``receive(_:from:now:ledger:into:)``), the outcome of
 /// applying a forwarded action (``applied(_:from:quietly:result:ledger:into:)``), a batch that
 /// committed (``committed(sequence:deltas:into:)``) or failed to
-/// (``commitFailed(_:restoring:ledger:because:into:)``), the journal's catch-up window
+/// (``commitFailed(_:restoring:because:into:)``), the journal's catch-up window
 /// (``journalWindow(_:from:for:into:)``), and a timer tick (``tick(now:stateHash:into:)``).
 /// Effects are appended to a buffer the shell owns and reuses, so that the path of an action
 /// allocates nothing for them.
