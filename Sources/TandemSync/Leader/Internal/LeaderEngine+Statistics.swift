@@ -3,7 +3,7 @@ extension LeaderEngine {
   /// the ledger's most recently active clients.
   func statistics() -> LeaderStatistics {
     let now = ContinuousClock.now
-    forgetFollowers(now: now)
+    core.forgetFollowers(now: now)
     let epoch = history.epoch
     let entries = published.ledger.entries
     let clients = entries.sorted { ($0.value.lastActive, $1.key) > ($1.value.lastActive, $0.key) }
@@ -13,9 +13,9 @@ extension LeaderEngine {
           client: client, lastNumber: entry.lastNumber, lastSequence: entry.lastSequence)
       }
     return LeaderStatistics(
-      epoch: epoch.description, sequence: published.sequence, backlogCount: backlog.count,
-      backlogOldest: backlog.oldestSequence ?? 0, counters: counters.dictionary,
-      followers: followers.sorted { $0.key < $1.key }.map { client, record in
+      epoch: epoch.description, sequence: published.sequence, backlogCount: core.backlog.count,
+      backlogOldest: core.backlog.oldestSequence ?? 0, counters: counters.dictionary,
+      followers: core.followers.records.sorted { $0.key < $1.key }.map { client, record in
         let elapsed = now - record.lastSeen
         return LeaderStatistics.Follower(
           client: client,

@@ -4,8 +4,10 @@ import TandemJournal
 import TandemProtocol
 import ZeroMQ
 
-/// The leader's I/O side, living on its loop thread: the two sockets, the backlog, the snapshot
-/// cache and the followers, and the handling of every request (in `LeaderEngine+Requests`).
+/// The leader's I/O shell, living on its loop thread: the two sockets, the timers, the journal,
+/// the store and the snapshot cache. It feeds ``LeaderProtocol`` its inputs (requests, in
+/// `LeaderEngine+Requests`; commits and rollbacks; ticks) and carries out the effects it returns
+/// (in `LeaderEngine+Effects`); the protocol's rules and bookkeeping are the core's.
 final class LeaderEngine<State: Codable & Sendable> {
   let store: Store<State>
   let registry: ActionRegistry
@@ -21,7 +23,11 @@ final class LeaderEngine<State: Codable & Sendable> {
   let log: TandemLogger
   private let scope: LoopScope
 
-  var backlog: Backlog
+  /// The protocol's rules and their bookkeeping: the followers and the owners of client ids,
+  /// the backlog, the committed sequence and the replies held for the batch.
+  var core: LeaderProtocol
+  /// The effects ``core`` returned and the engine has not carried out yet: one buffer, reused.
+  var effects: [LeaderEffect] = []
   /// The newest committed and published sequence and the ledger at it. The ledger is a copy of
   /// the history's kept in step with each batch's changes, not the history's own shared: the
   /// next action recorded would then copy the history's whole ledger, at every batch.
@@ -31,16 +37,6 @@ final class LeaderEngine<State: Codable & Sendable> {
   var publishedState: State
   /// The canonical JSON and hash of the state at one published sequence, encoded once.
   var snapshotCache: (sequence: UInt64, document: Frame, hash: UInt64)?
-  /// Followers by client id: when last heard from, and the sequence they reported.
-  var followers: [String: (lastSeen: ContinuousClock.Instant, sequence: UInt64)] = [:]
-  /// The followers in the order they were last heard from, oldest first.
-  var followersBySeen = RecencyQueue<String, ContinuousClock.Instant>()
-  /// The connection (routing id) that last said HELLO for each client id: the only one whose
-  /// DISPATCH the leader accepts for it. Only followers in ``followers`` have one.
-  var owners: [String: Frame] = [:]
-  /// Replies held until the deltas they refer to are committed and published; a quiet one (the
-  /// `ACK` of a `DISPATCH-QUIET`) is not sent unless a failed commit made it a rejection.
-  var pendingReplies: [(routingID: Frame, reply: ControlReply, quiet: Bool)] = []
   var counters = LeaderCounters()
   /// The latency histograms, read by scrapes from other threads.
   let histograms = LeaderHistograms()
@@ -73,8 +69,6 @@ final class LeaderEngine<State: Codable & Sendable> {
     self.log = configuration.log
     self.fingerprint = fingerprint
     self.journal = journal
-    backlog = Backlog(maxCount: configuration.backlogCount, maxBytes: configuration.backlogBytes)
-    for delta in recentDeltas { backlog.append(delta) }
     (published, publishedState) = history.read {
       ((sequence: $0.sequence, ledger: $0.ledger), $0.state)
     }
@@ -96,6 +90,18 @@ final class LeaderEngine<State: Codable & Sendable> {
     try control.set(.linger, .zero)
     try control.bind(configuration.control)
     controlEndpoint = (try control.lastEndpoint).description
+
+    core = LeaderProtocol(
+      epoch: history.epoch, sequence: published.sequence,
+      configuration: LeaderProtocol.Configuration(
+        fingerprint: fingerprint,
+        heartbeatMilliseconds: UInt64(configuration.heartbeatInterval.milliseconds),
+        updatesEndpoint: updatesEndpoint, limits: Self.limits(of: configuration),
+        maximumCatchUpBytes: configuration.maximumCatchUpBytes, hasJournal: journal != nil,
+        maximumFollowers: configuration.maximumFollowers,
+        backlogCount: configuration.backlogCount, backlogBytes: configuration.backlogBytes),
+      recentDeltas: recentDeltas)
+    effects.reserveCapacity(256)
 
     scope.register(updates) { [unowned self] _ in self.subscriptionsArrived() }
     scope.register(control) { [unowned self] _ in self.requestsArrived() }
@@ -127,47 +133,15 @@ final class LeaderEngine<State: Codable & Sendable> {
         return
       }
     }
-    publish(deltas, epoch: batch.epoch)
+    core.committed(sequence: batch.sequence, deltas: deltas, into: &effects)
     histograms.observePublished(since: &oldestUnpublished)
     published.sequence = batch.sequence
     publishedState = batch.state
     published.ledger.apply(
       batch.changedEntries, forgetting: batch.forgotten, forgottenThrough: batch.forgottenThrough)
-    sendPendingReplies()
+    perform()
     if snapshotDue { writeJournalSnapshot() }
   }
-
-  /// Sends `deltas` on the updates socket, a `DELTA` message for one and `DELTAS` messages for
-  /// several (at most ``deltasPerMessage`` deltas or ``patchBytesPerMessage`` patch bytes each,
-  /// a larger delta alone), and keeps them in the backlog.
-  private func publish(_ deltas: [Delta], epoch: Epoch) {
-    var start = 0
-    while start < deltas.count {
-      var end = start + 1
-      var bytes = deltas[start].patch.count
-      while end < deltas.count, end - start < Self.deltasPerMessage,
-        bytes + deltas[end].patch.count <= Self.patchBytesPerMessage
-      {
-        bytes += deltas[end].patch.count
-        end += 1
-      }
-      let message: UpdateMessage =
-        end - start == 1
-        ? .delta(epoch, deltas[start]) : .deltas(epoch, Array(deltas[start..<end]))
-      let frames = message.frames
-      send(frames, on: updates)
-      counters.bytesPublished += frames.reduce(0) { $0 + $1.count }
-      log.debug("published \(deltas[start].firstSequence)...\(deltas[end - 1].sequence)")
-      start = end
-    }
-    for delta in deltas { backlog.append(delta) }
-    counters.deltasPublished += deltas.count
-  }
-
-  /// The most deltas one `DELTAS` message carries.
-  static var deltasPerMessage: Int { 256 }
-  /// The most patch bytes one `DELTAS` message carries (unless one delta is larger).
-  static var patchBytesPerMessage: Int { 1 << 20 }
 
   /// What the store recorded since the last flush, with the store's state after it: the recorded
   /// one, or with grouped deltas the store's own, read inside its drain (waiting for a reduction
@@ -210,12 +184,7 @@ final class LeaderEngine<State: Codable & Sendable> {
   /// is reduced between the two: its recorded patch would start from a state that no longer
   /// exists, and would be published and journaled that way.
   private func rollBack(_ batch: LeaderHistory<State>.Batch, because error: any Error) {
-    counters.commitFailures += 1
-    log.error(
-      "the journal refused a batch of \(batch.actions.count) actions (\(error)); "
-        + "undoing it: the state goes back to sequence \(published.sequence)")
-    let rejection = Rejection(
-      code: .commitFailed, message: "the leader could not make the action durable: \(error)")
+    let rejection = LeaderProtocol.commitFailure(error)
     let restored = published
     let restoredState = publishedState
     store.modifyState { [history] state in
@@ -225,19 +194,8 @@ final class LeaderEngine<State: Codable & Sendable> {
       state = restoredState
       return true
     }
-    let undone = Set(batch.actions.lazy.map(\.origin).filter { !$0.isLeader })
-    pendingReplies = pendingReplies.map { pending in
-      guard case .ack(let client, let number, let epoch, let sequence) = pending.reply,
-        sequence > restored.sequence
-      else { return pending }
-      guard undone.contains(Origin(client: client, number: number)) else {
-        let sequence = restored.ledger.entries[client]?.lastSequence ?? 0
-        let reply = ControlReply.ack(client: client, number: number, epoch, sequence: sequence)
-        return (pending.routingID, reply, pending.quiet)
-      }
-      return (pending.routingID, .reject(client: client, number: number, rejection), false)
-    }
-    sendPendingReplies()
+    core.commitFailed(batch.actions, restoring: restored.ledger, because: error, into: &effects)
+    perform()
   }
 
   /// After a commit refused for want of room (the journal reached its
@@ -252,13 +210,6 @@ final class LeaderEngine<State: Codable & Sendable> {
     else { return }
     log.info("making room in the journal: a snapshot at \(published.sequence), then compaction")
     writeJournalSnapshot()
-  }
-
-  private func sendPendingReplies() {
-    for pending in pendingReplies where !pending.quiet {
-      send(pending.reply, to: pending.routingID)
-    }
-    pendingReplies.removeAll(keepingCapacity: true)
   }
 
   /// Stores a snapshot of the published state in the journal, which then compacts.
@@ -280,10 +231,8 @@ final class LeaderEngine<State: Codable & Sendable> {
   func sendHeartbeat() {
     flush()
     let hash = snapshot().hash
-    let epoch = history.epoch
-    send(
-      UpdateMessage.heartbeat(epoch, sequence: published.sequence, stateHash: hash).frames,
-      on: updates)
+    core.tick(now: .now, stateHash: hash, into: &effects)
+    perform()
     if let report = droppedMessages.report(now: .now, every: Self.dropReportInterval) {
       log.info(report)
     }

@@ -111,28 +111,22 @@ final class LeaderHistory<State: Sendable>: Sendable {
   }
 
   /// The verdict for a forwarded action, once its sender is known to own its client id (see
-  /// ``ClientLedger/admit(client:generation:now:)``; a generation it adopts is journaled with
-  /// the next batch), or the owner's generation when another process took the id over. One
-  /// lock for both, on the path of every action.
-  func judge(_ forwarded: ForwardedAction) -> Result<ClientLedger.Verdict, Superseded> {
+  /// ``ClientLedger/judge(_:now:)``; a generation it adopts is journaled with the next batch),
+  /// or the owner's generation when another process took the id over. One lock for both, on
+  /// the path of every action.
+  func judge(_ forwarded: ForwardedAction) -> ClientLedger.Judgement {
     contents.withLock { contents in
-      let client = forwarded.client
-      if forwarded.generation != 0 {
-        let before = contents.ledger.entries[client]?.generation
-        let sender = contents.ledger.admit(
-          client: client, generation: forwarded.generation, now: contents.sequence)
-        if case .superseded(let current) = sender { return .failure(Superseded(current: current)) }
-        if contents.ledger.entries[client]?.generation != before {
-          contents.changedClients.insert(client)
-        }
+      let judgement = contents.ledger.judge(forwarded, now: contents.sequence)
+      if case .verdict(_, adopted: true) = judgement {
+        contents.changedClients.insert(forwarded.client)
       }
-      return .success(contents.ledger.verdict(client: client, number: forwarded.number))
+      return judgement
     }
   }
 
-  /// Another process owns the client id, under generation `current`.
-  struct Superseded: Error {
-    var current: UInt64
+  /// The client's last number and the ledger's forgotten-through, for its `WELCOME`.
+  func welcomeFacts(of client: String) -> (lastNumber: UInt64, forgottenThrough: UInt64) {
+    contents.withLock { ($0.ledger.lastNumber(of: client), $0.ledger.forgottenThrough) }
   }
 
   /// Takes every recorded, unpublished action with the state after them: `current`, the store's
@@ -188,3 +182,6 @@ final class LeaderHistory<State: Sendable>: Sendable {
     contents.withLock { body($0) }
   }
 }
+
+/// The shared ledger is the one ``LeaderProtocol`` judges against (each operation one lock).
+extension LeaderHistory: LeaderLedger {}

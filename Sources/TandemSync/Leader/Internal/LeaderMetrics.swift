@@ -32,7 +32,8 @@ extension LeaderEngine {
     let statistics = statistics()
     var queued: [String: Int] = [:]
     for follower in statistics.followers {
-      queued[follower.client] = owners[follower.client].map { queuedReplies.queued(for: $0) } ?? 0
+      queued[follower.client] =
+        core.followers.owners[follower.client].map { queuedReplies.queued(for: $0) } ?? 0
     }
     return LeaderMetricsSnapshot(
       statistics: statistics, counters: counters, queuedBytes: queued, histograms: histograms,

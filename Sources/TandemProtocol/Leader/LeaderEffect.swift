@@ -1,0 +1,49 @@
+/// What ``LeaderProtocol`` asks its shell to do: the only way its rules reach sockets, the
+/// store, the journal, the log and the counters. The shell carries effects out in order.
+package enum LeaderEffect: Sendable, Equatable {
+  /// Send `reply` on the connection now.
+  case reply(to: Frame, ControlReply)
+  /// The reply is held until the batch is committed: the protocol sends it (as ``reply(to:_:)``)
+  /// when the batch commits, or the rejection it became when the batch fails to commit; a
+  /// `quiet` one (a `DISPATCH-QUIET`'s `ACK`) only as a rejection. Nothing for the shell to do.
+  case replyAfterCommit(to: Frame, ControlReply, quiet: Bool)
+  /// Decode, validate and dispatch the forwarded action on the store, then report the sequence
+  /// it took effect at, or why not, with ``LeaderProtocol/applied(_:from:quietly:result:ledger:into:)``.
+  case apply(ForwardedAction, Origin, from: Frame, quietly: Bool)
+  /// Send the message on the updates socket.
+  case publish(UpdateMessage)
+  /// Read the journal's catch-up window from `sequence` (at most `maximumBytes` of patches) and
+  /// report it with ``LeaderProtocol/journalWindow(_:from:for:into:)``.
+  case readJournal(from: UInt64, maximumBytes: Int, for: Frame)
+  /// Answer `SNAPSHOT` on the connection with the committed state (the shell encodes it).
+  case sendSnapshot(to: Frame)
+  /// Answer `STATS` on the connection (the shell gathers them).
+  case sendStatistics(to: Frame)
+  /// Write a line to the log; a `rateLimited` one only within the log's rate (a peer controls
+  /// how often it happens).
+  case log(LeaderLogLevel, String, rateLimited: Bool)
+  /// Count one event.
+  case count(LeaderEvent)
+}
+
+/// The level of a ``LeaderEffect/log(_:_:rateLimited:)`` line.
+package enum LeaderLogLevel: Sendable, Equatable {
+  case debug, info, error
+}
+
+/// An event ``LeaderProtocol`` counts (the shell keeps the counters that `STATS` reports).
+package enum LeaderEvent: Sendable, Equatable {
+  /// A `HELLO` refused for its protocol version or its schema fingerprint.
+  case handshakeFailure(ErrorCode)
+  case supersededHello
+  case supersededDispatch
+  case duplicate
+  case outOfOrder
+  case actionApplied
+  case actionRejected(Rejection.Code)
+  case catchUpServed
+  case staleCatchUp
+  case journalCatchUp
+  case deltasPublished(Int)
+  case commitFailure
+}

@@ -1,0 +1,85 @@
+extension LeaderProtocol {
+  /// The most deltas one `DELTAS` message carries.
+  package static var deltasPerMessage: Int { 256 }
+  /// The most patch bytes one `DELTAS` message carries (unless one delta is larger).
+  package static var patchBytesPerMessage: Int { 1 << 20 }
+
+  /// The batch ending at `sequence` was committed (journaled, when there is a journal): publishes
+  /// its `deltas`, a `DELTA` message for one and `DELTAS` messages for several (at most
+  /// ``deltasPerMessage`` deltas or ``patchBytesPerMessage`` patch bytes each, a larger delta
+  /// alone), keeps them in the backlog, then sends the replies held for the batch.
+  package mutating func committed(
+    sequence: UInt64, deltas: [Delta], into effects: inout [LeaderEffect]
+  ) {
+    var start = 0
+    while start < deltas.count {
+      var end = start + 1
+      var bytes = deltas[start].patch.count
+      while end < deltas.count, end - start < Self.deltasPerMessage,
+        bytes + deltas[end].patch.count <= Self.patchBytesPerMessage
+      {
+        bytes += deltas[end].patch.count
+        end += 1
+      }
+      let message: UpdateMessage =
+        end - start == 1
+        ? .delta(epoch, deltas[start]) : .deltas(epoch, Array(deltas[start..<end]))
+      effects.append(.publish(message))
+      start = end
+    }
+    for delta in deltas { backlog.append(delta) }
+    if !deltas.isEmpty { effects.append(.count(.deltasPublished(deltas.count))) }
+    self.sequence = sequence
+    releaseHeld(into: &effects)
+  }
+
+  /// The batch of `actions` failed to commit (`error`), and the shell undid it: the store and
+  /// the ledger are back at the committed sequence, with `ledger` the ledger there. The `ACK`s
+  /// held for the batch's actions become `commit-failed` rejections (the ledger records them so:
+  /// their numbers stay used up), and are sent, quiet or not; an `ACK` of a duplicate of an
+  /// action applied before the batch stays one, with the client's sequence in `ledger` (it was
+  /// answered with one the batch made).
+  package mutating func commitFailed(
+    _ actions: [AppliedAction], restoring ledger: ClientLedger, because error: any Error,
+    into effects: inout [LeaderEffect]
+  ) {
+    effects.append(.count(.commitFailure))
+    effects.append(
+      .log(
+        .error,
+        "the journal refused a batch of \(actions.count) actions (\(error)); "
+          + "undoing it: the state goes back to sequence \(sequence)", rateLimited: false))
+    let rejection = Self.commitFailure(error)
+    var undone: [String: Set<UInt64>] = [:]
+    for action in actions where !action.origin.isLeader {
+      undone[action.origin.client, default: []].insert(action.origin.number)
+    }
+    for index in held.indices {
+      guard case .ack(let client, let number, let epoch, let acked) = held[index].reply,
+        acked > sequence
+      else { continue }
+      if undone[client]?.contains(number) == true {
+        held[index].reply = .reject(client: client, number: number, rejection)
+        held[index].quiet = false
+      } else {
+        let restored = ledger.entries[client]?.lastSequence ?? 0
+        held[index].reply = .ack(client: client, number: number, epoch, sequence: restored)
+      }
+    }
+    releaseHeld(into: &effects)
+  }
+
+  /// The rejection of an action whose batch could not be made durable.
+  package static func commitFailure(_ error: any Error) -> Rejection {
+    Rejection(
+      code: .commitFailed, message: "the leader could not make the action durable: \(error)")
+  }
+
+  /// Sends the held replies that are not quiet, and forgets them all.
+  private mutating func releaseHeld(into effects: inout [LeaderEffect]) {
+    for pending in held where !pending.quiet {
+      effects.append(.reply(to: pending.connection, pending.reply))
+    }
+    held.removeAll(keepingCapacity: true)
+  }
+}

@@ -1,0 +1,94 @@
+extension LeaderProtocol {
+  /// Judges a forwarded action from `connection`, exactly once (see ``ClientLedger``): refused
+  /// from a connection or a process that no longer owns its client id; a duplicate answered
+  /// with its sequence or its rejection; out of order refused without using its number up;
+  /// else applied (``LeaderEffect/apply(_:_:from:quietly:)``). Every answer waits for the batch.
+  mutating func dispatch<Ledger: LeaderLedger>(
+    _ forwarded: ForwardedAction, from connection: Frame, quietly: Bool, ledger: inout Ledger,
+    into effects: inout [LeaderEffect]
+  ) {
+    let client = forwarded.client
+    guard followers.accepts(client, from: connection) else {
+      // Sent on a connection the client has since replaced with a new HELLO (a reconnect, or a
+      // restarted process with the same id): the new connection resends what still matters, in
+      // its own numbering, so applying this could reuse numbers. The answer reaches a live
+      // follower only when another process took its client id over, and that follower stops.
+      effects.append(.count(.supersededDispatch))
+      effects.append(
+        .log(
+          .debug, "refused \(forwarded.tag) #\(forwarded.number) from a superseded connection",
+          rateLimited: true))
+      let message = "another connection said HELLO for client \(client) after this one"
+      hold(
+        .error(code: .superseded, message: message), to: connection, quiet: false, into: &effects)
+      return
+    }
+    let verdict: ClientLedger.Verdict
+    switch ledger.judge(forwarded) {
+    case .verdict(let judged, _):
+      verdict = judged
+    case .superseded(let current):
+      // Sent by a process another process took the client id over from (see `hello`): its
+      // numbers now belong to the other's numbering, so it gets no verdict on them at all.
+      effects.append(.count(.supersededDispatch))
+      let message =
+        "another process took client id \(client) over (generation \(current)) "
+        + "after this one (generation \(forwarded.generation)) said HELLO"
+      hold(
+        .error(code: .superseded, message: message), to: connection, quiet: false, into: &effects)
+      return
+    }
+    let number = forwarded.number
+    switch verdict {
+    case .duplicate(let sequence):
+      effects.append(.count(.duplicate))
+      hold(
+        .ack(client: client, number: number, epoch, sequence: sequence), to: connection,
+        quiet: false, into: &effects)
+    case .rejected(let rejection):
+      effects.append(.count(.duplicate))
+      hold(
+        .reject(client: client, number: number, rejection), to: connection, quiet: false,
+        into: &effects)
+    case .outOfOrder(let expected):
+      effects.append(.count(.outOfOrder))
+      let rejection = Rejection(
+        code: .outOfOrder, message: "expected action number \(expected), got \(number)")
+      hold(
+        .reject(client: client, number: number, rejection), to: connection, quiet: false,
+        into: &effects)
+    case .apply:
+      let origin = Origin(client: client, number: number, generation: forwarded.generation)
+      effects.append(.apply(forwarded, origin, from: connection, quietly: quietly))
+    }
+  }
+
+  /// Takes the outcome of an ``LeaderEffect/apply(_:_:from:quietly:)``: the sequence the action
+  /// took effect at, held as its `ACK` (quiet for `DISPATCH-QUIET`: its delta answers), or why
+  /// it was refused, which uses its number up. A refusal the application calls `out-of-order`
+  /// is `refused`: `out-of-order` would tell the follower its number is not used up.
+  package mutating func applied<Ledger: LeaderLedger>(
+    _ forwarded: ForwardedAction, from connection: Frame, quietly: Bool,
+    result: Result<UInt64, Rejection>, ledger: inout Ledger, into effects: inout [LeaderEffect]
+  ) {
+    let origin = Origin(
+      client: forwarded.client, number: forwarded.number, generation: forwarded.generation)
+    switch result {
+    case .success(let sequence):
+      effects.append(.count(.actionApplied))
+      hold(
+        .ack(client: origin.client, number: origin.number, epoch, sequence: sequence),
+        to: connection, quiet: quietly, into: &effects)
+    case .failure(let refusal):
+      var rejection = refusal.bounded
+      if rejection.code == .outOfOrder { rejection.code = .refused }
+      effects.append(.count(.actionRejected(rejection.code)))
+      ledger.recordRejected(origin, rejection)
+      effects.append(
+        .log(.info, "rejected \(forwarded.tag) from \(origin): \(rejection)", rateLimited: true))
+      hold(
+        .reject(client: origin.client, number: origin.number, rejection), to: connection,
+        quiet: false, into: &effects)
+    }
+  }
+}
