@@ -33,6 +33,6 @@ extension FollowerEngine {
       reconnects: counters.reconnects, resends: counters.resends,
       realignments: counters.realignments, sendsDeferred: counters.sendsDeferred,
       applyFailures: counters.applyFailures, malformedMessages: counters.malformedMessages,
-      unanswered: outbox.withLock { $0.entries.count })
+      unanswered: outbox.withLock { $0.outbox.entries.count })
   }
 }

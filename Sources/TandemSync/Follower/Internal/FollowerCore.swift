@@ -80,9 +80,7 @@ final class FollowerCore<Model: ReplicaModel>: Sendable {
     guard payload.count <= configuration.maxActionSize else {
       throw .actionTooLarge(bytes: payload.count, limit: configuration.maxActionSize)
     }
-    let receipt = try outbox.withLock { (outbox: inout Outbox) throws(FollowerError) -> Receipt in
-      try outbox.enqueue(tag: tag, payload: payload)
-    }
+    let receipt = try outbox.enqueue(tag: tag, payload: payload)
     let engine = self.engine
     if !loop.execute({ _ in engine.value.flushOutbox() }) {
       receipt.settle(.failure(.stopped))
@@ -135,7 +133,7 @@ final class FollowerCore<Model: ReplicaModel>: Sendable {
 
   /// Why the follower stopped (see ``Follower/stopReason``); nil while it runs.
   var stopReason: FollowerError? {
-    outbox.withLock { $0.closedBecause }
+    outbox.withLock { $0.stopReason }
   }
 
   /// Drops the connection and joins again, as after a network failure (for tests).

@@ -19,36 +19,40 @@ extension FollowerEngine {
       case .welcome(
         let epoch, let sequence, let lastNumber, let forgottenThrough, _, let updates, _, let limits
       ):
-        outbox.withLock { $0.leaderLimits = limits }
+        outbox.withLock { $0.outbox.leaderLimits = limits }
         nextDelay = configuration.reconnectDelay
         let joining = sync.phase == .greeting
         perform(sync.received(reply, now: .now))
-        if joining || outbox.withLock({ $0.realigningSince != nil }) {
+        if joining || outbox.withLock({ $0.outbox.realigningSince != nil }) {
           // A realignment's WELCOME may come from a leader restarted behind the open connection,
           // on another updates endpoint: read the one it names.
           if subscriber == nil || subscribedTo != updates { subscribe(to: updates) }
-          let unknown = outbox.withLock {
-            $0.welcome(
-              lastNumber: lastNumber, forgottenThrough: forgottenThrough, epoch: epoch,
-              sequence: sequence)
+          let unknown = outbox.withLock { guarded in
+            guarded.take(
+              guarded.outbox.welcome(
+                lastNumber: lastNumber, forgottenThrough: forgottenThrough, epoch: epoch,
+                sequence: sequence
+              ).map(\.receipt))
           }
           if !unknown.isEmpty {
             log.error(
               "the leader forgot this client with \(unknown.count) actions unanswered; "
                 + "they may have been applied, so they are not sent again")
           }
-          for entry in unknown { entry.receipt.settle(.failure(.outcomeUnknown)) }
+          for receipt in unknown { receipt.settle(.failure(.outcomeUnknown)) }
           flushOutbox()
         }
       case .ack(_, let number, let epoch, let sequence):
-        guard let entry = outbox.withLock({ $0.answered(number) }) else { continue }
-        awaitingVisibility.append((epoch, sequence, entry.receipt))
+        guard let receipt = outbox.withLock({ $0.answered(number) }) else {
+          continue
+        }
+        awaitingVisibility.append((epoch, sequence, receipt))
         settleVisible()
       case .reject(_, let number, let rejection):
         if rejection.code == .outOfOrder {
           realign(because: "action \(number) is out of order: \(rejection.message)")
-        } else if let entry = outbox.withLock({ $0.answered(number) }) {
-          entry.receipt.settle(.failure(.rejected(rejection)))
+        } else if let receipt = outbox.withLock({ $0.answered(number) }) {
+          receipt.settle(.failure(.rejected(rejection)))
         }
       case .error(.superseded, let message):
         // Another connection said HELLO for this client id since this one did, and this

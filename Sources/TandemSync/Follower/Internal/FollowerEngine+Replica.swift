@@ -31,9 +31,9 @@ extension FollowerEngine {
     awaitingVisibility.removeAll { $0.epoch != epoch }
     publish(state)
     // The snapshot may hold actions sent quietly whose deltas this follower never saw.
-    let rewound = outbox.withLock { outbox in
-      outbox.followReplica(into: epoch, at: sequence)
-      return outbox.rewindIfSentQuietly()
+    let rewound = outbox.withLock { guarded in
+      guarded.outbox.followReplica(into: epoch, at: sequence)
+      return guarded.outbox.rewindIfSentQuietly()
     }
     if rewound { flushOutbox() }
     return true
@@ -56,18 +56,17 @@ extension FollowerEngine {
       // already shows it: the receipt resolves now rather than when the ACK arrives. Its own:
       // its client id and the generation this process was handed, not another process's that
       // took the id over (whose numbers may be the same).
-      let generation = sync.generation
-      for delta in deltas[..<applied] {
-        for (sequence, action) in delta.sequencedActions
-        where action.origin.client == configuration.clientID
-          && action.origin.generation == generation
-        {
-          let number = action.origin.number
-          if let entry = outbox.withLock({ $0.applied(number, epoch: epoch, sequence: sequence) }) {
-            entry.receipt.settle(.success(sequence))
-            sendToApplied.observe(.now - entry.receipt.sentAt)
-          }
+      let settled = outbox.withLock { guarded in
+        guarded.outbox.applied(
+          in: deltas[..<applied], epoch: epoch, client: configuration.clientID,
+          generation: sync.generation
+        ).compactMap { settled in
+          guarded.receipts.removeValue(forKey: settled.receipt).map { ($0, settled.sequence) }
         }
+      }
+      for (receipt, sequence) in settled {
+        receipt.settle(.success(sequence))
+        sendToApplied.observe(.now - receipt.sentAt)
       }
     }
     guard let failure else { return true }

@@ -16,14 +16,14 @@ extension FollowerEngine {
     }
     let quietly = sync.phase == .live
     let actions = outbox.withLock {
-      $0.takeUnsent(
+      $0.outbox.takeUnsent(
         now: .now, replica: (sync.epoch, sync.sequence), client: configuration.clientID,
         generation: sync.generation, quietly: quietly)
     }
     for action in actions {
       let request: ControlRequest = quietly ? .dispatchQuietly(action) : .dispatch(action)
       guard queue(request, on: dealer) else {
-        outbox.withLock { $0.unsend(from: action.number) }
+        outbox.withLock { $0.outbox.unsend(from: action.number) }
         retryFlushSoon()
         return
       }
@@ -45,7 +45,7 @@ extension FollowerEngine {
   /// the leader's numbering differs from the outbox's; its `WELCOME` realigns the outbox, which
   /// sends nothing meanwhile.
   func realign(because reason: String) {
-    guard outbox.withLock({ $0.realign(now: .now) }) else { return }
+    guard outbox.withLock({ $0.outbox.realign(now: .now) }) else { return }
     log.info("asking the leader where the numbering stands: \(reason)")
     counters.realignments += 1
     send(sync.hello(client: configuration.clientID, fingerprint: fingerprint))

@@ -124,7 +124,7 @@ final class FollowerEngine<Model: ReplicaModel> {
     // Once per outage: the attempts that fail while the leader is away lose nothing more.
     if case .connected = connection { changeConnection(to: .lost(reason: reason)) }
     closeSockets()
-    outbox.withLock { $0.connectionClosed() }
+    outbox.withLock { $0.outbox.connectionClosed() }
     scheduleReconnect()
   }
 
@@ -133,7 +133,7 @@ final class FollowerEngine<Model: ReplicaModel> {
     guard !stopped else { return }
     stopped = true
     closeSockets()
-    outbox.withLock { $0.failAll(error) }
+    for receipt in outbox.close(because: error) { receipt.settle(.failure(error)) }
     for waiting in awaitingVisibility { waiting.receipt.settle(.failure(error)) }
     awaitingVisibility.removeAll()
     onJoined?(.failure(error))
@@ -183,9 +183,12 @@ final class FollowerEngine<Model: ReplicaModel> {
     perform(sync.tick(now: now))
     guard dealer != nil, sync.phase != .greeting else { return }
     send(sync.ping(client: configuration.clientID))
-    if outbox.withLock({ $0.realignmentTimedOut(after: configuration.resendAfter, now: now) }) {
+    if outbox.withLock({ $0.outbox.realignmentTimedOut(after: configuration.resendAfter, now: now) }
+    ) {
       reconnect(because: "no WELCOME to a HELLO on the open connection")
-    } else if outbox.withLock({ $0.rewindIfUnanswered(for: configuration.resendAfter, now: now) }) {
+    } else if outbox.withLock({
+      $0.outbox.rewindIfUnanswered(for: configuration.resendAfter, now: now)
+    }) {
       counters.resends += 1
       flushOutbox()
     }
@@ -229,29 +232,6 @@ final class FollowerEngine<Model: ReplicaModel> {
     let control = controlEndpoint.dropFirst("tcp://".count)
     guard let controlColon = control.lastIndex(of: ":") else { return announced }
     return "tcp://\(control[..<controlColon])\(address[colon...])"
-  }
-}
-
-/// The outbox, shared by the threads that send and the follower's loop.
-final class FollowerOutbox: Sendable {
-  private let outbox: Mutex<Outbox>
-
-  init(capacity: Int) {
-    outbox = Mutex(Outbox(capacity: capacity))
-  }
-
-  func withLock<Result>(
-    _ body: (inout Outbox) throws(FollowerError) -> Result
-  )
-    throws(FollowerError) -> Result
-  {
-    try outbox.withLock { (outbox: inout Outbox) throws(FollowerError) -> Result in
-      try body(&outbox)
-    }
-  }
-
-  func withLock<Result>(_ body: (inout Outbox) -> Result) -> Result {
-    outbox.withLock { body(&$0) }
   }
 }
 
