@@ -215,12 +215,34 @@ struct FollowerProtocolTests {
         ping, .dispatch([forwarded(1), forwarded(2)], quietly: true),
       ])
     #expect(core.counters.resends == 1)
-    let silent = core.tick(now: t0 + .seconds(4))
+    #expect(core.tick(now: t0 + .milliseconds(2_500)) == [ping])
+    let silent = core.tick(now: t0 + .milliseconds(3_500))
     guard case .reconnect(let reason) = silent.first, silent.count == 1 else {
       Issue.record("expected a reconnect, got \(silent)")
       return
     }
     #expect(reason.contains("silent"))
+  }
+
+  @Test func aTickLateAfterAPauseOfThisProcessJudgesNothing() throws {
+    var (core, _) = try live(sending: 1)
+    #expect(core.tick(now: t0 + .milliseconds(500)) == [.send(.ping(client: "c", sequence: 0))])
+    // Paused for 4 s: the leader's messages of the pause are still on their way in.
+    #expect(core.tick(now: t0 + .milliseconds(4_500)).isEmpty)
+    // They came: the leader was not silent.
+    _ = core.received(.heartbeat(epoch, sequence: 0, stateHash: 0), now: t0 + .milliseconds(4_550))
+    #expect(
+      core.tick(now: t0 + .milliseconds(4_600)) == [
+        .send(.ping(client: "c", sequence: 0)), .dispatch([forwarded(1)], quietly: true),
+      ])
+    // Paused again and nothing came since: the late tick waits, the next one judges the
+    // leader silent.
+    let silent = core.tick(now: t0 + .milliseconds(7_700))
+    #expect(silent.isEmpty)
+    guard case .reconnect = core.tick(now: t0 + .milliseconds(7_800)).first else {
+      Issue.record("expected a reconnect")
+      return
+    }
   }
 
   @Test func aSendTheSocketCouldNotQueueGoesAtTheNextFlush() throws {

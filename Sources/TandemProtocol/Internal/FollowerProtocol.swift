@@ -42,6 +42,8 @@ package struct FollowerProtocol {
   /// How many ``FollowerEffect/apply(_:)`` effects the shell has not reported yet: until it
   /// has, the replica does not show ``ReplicaSync/sequence``.
   var unreportedApplies = 0
+  /// When ``tick(now:)`` last judged the connection.
+  var lastTick: ContinuousClock.Instant?
 
   package init(
     client: String, fingerprint: String, capacity: Int, silenceLimit: Duration,
@@ -89,8 +91,15 @@ package struct FollowerProtocol {
 
   /// The timer: a silent leader or a stalled join reconnects; otherwise ping, and send again
   /// what went unanswered (or reconnect when a realignment's `WELCOME` never came).
+  ///
+  /// A tick later than half the silence limit after the one before (this process was paused,
+  /// by SIGSTOP or a stalled machine) judges nothing: the leader's messages of the pause may
+  /// still be on their way in (ZeroMQ's I/O thread reads them once it runs again), and the
+  /// silence was this process's own. The next tick judges.
   package mutating func tick(now: ContinuousClock.Instant) -> [FollowerEffect] {
     guard !isStopped, isConnected else { return [] }
+    defer { lastTick = now }
+    if let lastTick, now - lastTick > sync.silenceLimit / 2 { return [] }
     let silence = translate(sync.tick(now: now), now: now)
     guard silence.isEmpty else { return silence }
     guard sync.phase != .greeting else { return [] }
