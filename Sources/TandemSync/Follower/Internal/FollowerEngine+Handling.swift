@@ -22,20 +22,48 @@ extension FollowerEngine {
     }
   }
 
-  /// Feeds the protocol every message waiting on the updates socket; deltas that arrived
-  /// together reach a replica store without subscribers as one change (``pendingDeltas``).
+  /// Feeds the protocol every message waiting on the updates socket, several in one step (one
+  /// lock); deltas that arrived together reach a replica store without subscribers as one
+  /// change (``pendingDeltas``).
   func updatesArrived() {
+    var updates: [UpdateMessage] = []
     while let subscriber, let parts = try? subscriber.receiveParts(wait: .nonBlocking) {
       do {
         let update = try UpdateMessage(frames: parts)
         log.rateLimited(.debug, "update \(update)")
-        perform(shared.step { $0.received(update, now: .now) }, settling: false)
+        updates.append(update)
       } catch {
         counters.malformedMessages += 1
         log.rateLimited(.error, "malformed update from the leader: \(error)")
       }
+      if updates.count == Self.pendingDeltaLimit {
+        feed(updates)
+        updates.removeAll(keepingCapacity: true)
+      }
     }
+    feed(updates)
     applyPendingDeltas()
+  }
+
+  /// Feeds the protocol `updates` in order, as few steps as it takes: a step ends after an
+  /// update whose effects may void the ones after them (a reconnect, a stop, a hash check), so
+  /// that the protocol sees no update the shell would not carry out. What is left once the
+  /// updates socket is gone is dropped with it.
+  private func feed(_ updates: [UpdateMessage]) {
+    var next = 0
+    while next < updates.count, !stopped, subscriber != nil {
+      let step = shared.step { core in
+        var effects: [FollowerEffect] = []
+        while next < updates.count {
+          let added = core.received(updates[next], now: .now)
+          next += 1
+          effects += added
+          if added.contains(where: \.mayVoidTheRest) { break }
+        }
+        return effects
+      }
+      perform(step, settling: false)
+    }
   }
 
   /// Carries out the protocol's effects in order, then (unless `settling` is false) applies
@@ -130,5 +158,16 @@ extension FollowerEngine {
   func fail(_ error: FollowerError) {
     log.error("\(error)")
     stop(error)
+  }
+}
+
+extension FollowerEffect {
+  /// Whether carrying out the effect may void the effects after it (see
+  /// `FollowerEngine.perform(_:settling:)`).
+  fileprivate var mayVoidTheRest: Bool {
+    switch self {
+    case .reconnect, .stop, .verify, .replace: true
+    default: false
+    }
   }
 }
