@@ -15,8 +15,18 @@ extension FollowerEngine {
         continue
       }
       log.rateLimited(.debug, "reply \(reply)")
-      // The leader answered a HELLO: the next outage backs off from the shortest delay again.
-      if case .welcome = reply { nextDelay = configuration.reconnectDelay }
+      switch reply {
+      case .welcome:
+        // The leader answered a HELLO: the next outage backs off from the shortest delay again.
+        nextDelay = configuration.reconnectDelay
+      case .error:
+        // An ERROR stops the follower or drops the connection: first read the updates that
+        // wait (as a tick does), so that the deltas answering the actions in flight settle
+        // them rather than fail with the rest.
+        updatesArrived()
+      default:
+        break
+      }
       perform(shared.step { $0.received(reply, now: .now) })
       guard !stopped else { return }
     }
