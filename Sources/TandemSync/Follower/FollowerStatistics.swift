@@ -26,13 +26,16 @@ public struct FollowerStatistics: Sendable, Equatable, Codable {
 
 extension FollowerEngine {
   func statistics() -> FollowerStatistics {
-    FollowerStatistics(
+    let (sync, protocolCounters, unanswered) = shared.withLock {
+      ($0.core.sync, $0.core.counters, $0.core.outbox.entries.count)
+    }
+    return FollowerStatistics(
       epoch: sync.epoch?.description ?? "", sequence: sync.sequence,
       deltasApplied: sync.counters.deltasApplied, gapsRepaired: sync.counters.gapsRepaired,
       resyncs: sync.counters.resyncs, hashMismatches: sync.counters.hashMismatches,
-      reconnects: counters.reconnects, resends: counters.resends,
-      realignments: counters.realignments, sendsDeferred: counters.sendsDeferred,
+      reconnects: counters.reconnects, resends: protocolCounters.resends,
+      realignments: protocolCounters.realignments, sendsDeferred: counters.sendsDeferred,
       applyFailures: counters.applyFailures, malformedMessages: counters.malformedMessages,
-      unanswered: outbox.withLock { $0.entries.count })
+      unanswered: unanswered)
   }
 }

@@ -3,13 +3,13 @@ import Tandem
 import TandemProtocol
 import ZeroMQ
 
-/// What ``Follower`` and ``JSONFollower`` share: the I/O loop with its engine, the outbox, and
-/// the join.
+/// What ``Follower`` and ``JSONFollower`` share: the I/O loop with its engine, the protocol
+/// (whose outbox the sending threads queue to), and the join.
 final class FollowerCore<Model: ReplicaModel>: Sendable {
   typealias State = Model.State
 
   let configuration: FollowerConfiguration
-  let outbox: FollowerOutbox
+  let shared: SharedFollowerProtocol
   let store: Store<State>
   /// The I/O loop, which is also the follower's task executor.
   let loop: IOLoop
@@ -32,14 +32,17 @@ final class FollowerCore<Model: ReplicaModel>: Sendable {
     } catch {
       throw .cannotStart(error)
     }
-    let outbox = FollowerOutbox(capacity: configuration.outboxCapacity)
+    let shared = SharedFollowerProtocol(
+      FollowerProtocol(
+        client: configuration.clientID, fingerprint: fingerprint,
+        capacity: configuration.outboxCapacity, silenceLimit: configuration.silenceLimit,
+        resendAfter: configuration.resendAfter, now: .now))
     let joined = JoinSignal<Store<State>>()
     let engine: LoopBound<FollowerEngine<Model>>
     do {
       engine = try await loop.submit { scope in
         let engine = FollowerEngine(
-          scope: scope, configuration: configuration, fingerprint: fingerprint,
-          model: makeModel(), outbox: outbox)
+          scope: scope, configuration: configuration, model: makeModel(), shared: shared)
         engine.onJoined = { joined.resolve($0) }
         engine.connect()
         scope.schedule(after: configuration.joinTimeout) {
@@ -61,7 +64,7 @@ final class FollowerCore<Model: ReplicaModel>: Sendable {
       throw error
     }
     self.configuration = configuration
-    self.outbox = outbox
+    self.shared = shared
     self.loop = loop
     self.engine = engine
   }
@@ -80,9 +83,7 @@ final class FollowerCore<Model: ReplicaModel>: Sendable {
     guard payload.count <= configuration.maxActionSize else {
       throw .actionTooLarge(bytes: payload.count, limit: configuration.maxActionSize)
     }
-    let receipt = try outbox.withLock { (outbox: inout Outbox) throws(FollowerError) -> Receipt in
-      try outbox.enqueue(tag: tag, payload: payload)
-    }
+    let receipt = try shared.queue(tag: tag, payload: payload)
     let engine = self.engine
     if !loop.execute({ _ in engine.value.flushOutbox() }) {
       receipt.settle(.failure(.stopped))
@@ -135,7 +136,7 @@ final class FollowerCore<Model: ReplicaModel>: Sendable {
 
   /// Why the follower stopped (see ``Follower/stopReason``); nil while it runs.
   var stopReason: FollowerError? {
-    outbox.withLock { $0.closedBecause }
+    shared.withLock { $0.stopped }
   }
 
   /// Drops the connection and joins again, as after a network failure (for tests).

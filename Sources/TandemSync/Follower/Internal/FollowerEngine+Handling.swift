@@ -3,7 +3,7 @@ import TandemProtocol
 import ZeroMQ
 
 extension FollowerEngine {
-  /// Handles every reply waiting on the control socket.
+  /// Feeds the protocol every reply waiting on the control socket.
   func repliesArrived() {
     while let dealer, let parts = try? dealer.receiveParts(wait: .nonBlocking) {
       let reply: ControlReply
@@ -16,82 +16,74 @@ extension FollowerEngine {
       }
       log.rateLimited(.debug, "reply \(reply)")
       switch reply {
-      case .welcome(
-        let epoch, let sequence, let lastNumber, let forgottenThrough, _, let updates, _, let limits
-      ):
-        outbox.withLock { $0.leaderLimits = limits }
+      case .welcome:
+        // The leader answered a HELLO: the next outage backs off from the shortest delay again.
         nextDelay = configuration.reconnectDelay
-        let joining = sync.phase == .greeting
-        perform(sync.received(reply, now: .now))
-        if joining || outbox.withLock({ $0.realigningSince != nil }) {
-          // A realignment's WELCOME may come from a leader restarted behind the open connection,
-          // on another updates endpoint: read the one it names.
-          if subscriber == nil || subscribedTo != updates { subscribe(to: updates) }
-          let unknown = outbox.withLock {
-            $0.welcome(
-              lastNumber: lastNumber, forgottenThrough: forgottenThrough, epoch: epoch,
-              sequence: sequence)
-          }
-          if !unknown.isEmpty {
-            log.error(
-              "the leader forgot this client with \(unknown.count) actions unanswered; "
-                + "they may have been applied, so they are not sent again")
-          }
-          for entry in unknown { entry.receipt.settle(.failure(.outcomeUnknown)) }
-          flushOutbox()
-        }
-      case .ack(_, let number, let epoch, let sequence):
-        guard let entry = outbox.withLock({ $0.answered(number) }) else { continue }
-        awaitingVisibility.append((epoch, sequence, entry.receipt))
-        settleVisible()
-      case .reject(_, let number, let rejection):
-        if rejection.code == .outOfOrder {
-          realign(because: "action \(number) is out of order: \(rejection.message)")
-        } else if let entry = outbox.withLock({ $0.answered(number) }) {
-          entry.receipt.settle(.failure(.rejected(rejection)))
-        }
-      case .error(.superseded, let message):
-        // Another connection said HELLO for this client id since this one did, and this
-        // follower's own earlier connections are closed: another process uses the id. Sending
-        // on would mix two numberings; stop, and say why.
-        log.rateLimited(
-          .error, "another process took over client id \(configuration.clientID): \(message)")
-        stop(.refused(code: .superseded, message: message))
-        return
-      case .error(let code, let message) where code.isFinal:
-        log.rateLimited(.error, "the leader refused this follower (\(code)): \(message)")
-        stop(.refused(code: code, message: message))
-        return
+      case .error:
+        // An ERROR stops the follower or drops the connection: first read the updates that
+        // wait (as a tick does), so that the deltas answering the actions in flight settle
+        // them rather than fail with the rest.
+        updatesArrived()
       default:
-        perform(sync.received(reply, now: .now))
+        break
       }
+      perform(shared.step { $0.received(reply, now: .now) })
+      guard !stopped else { return }
     }
   }
 
-  /// Handles every message waiting on the updates socket; deltas that arrived together reach a
-  /// replica store without subscribers as one change (``pendingDeltas``).
+  /// Feeds the protocol every message waiting on the updates socket, several in one step (one
+  /// lock); deltas that arrived together reach a replica store without subscribers as one
+  /// change (``pendingDeltas``).
   func updatesArrived() {
+    var updates: [UpdateMessage] = []
     while let subscriber, let parts = try? subscriber.receiveParts(wait: .nonBlocking) {
       do {
         let update = try UpdateMessage(frames: parts)
         log.rateLimited(.debug, "update \(update)")
-        perform(sync.received(update, now: .now), settling: false)
+        updates.append(update)
       } catch {
         counters.malformedMessages += 1
         log.rateLimited(.error, "malformed update from the leader: \(error)")
       }
+      if updates.count == Self.pendingDeltaLimit {
+        feed(updates)
+        updates.removeAll(keepingCapacity: true)
+      }
     }
-    settleVisible()
-    noteInStep()
+    feed(updates)
+    applyPendingDeltas()
   }
 
-  /// Carries out what the sync rules ask for, then (unless `settling` is false) shows the
-  /// replica's new state and resolves the receipts it makes visible.
+  /// Feeds the protocol `updates` in order, as few steps as it takes: a step ends after an
+  /// update whose effects may void the ones after them (a reconnect, a stop, a hash check), so
+  /// that the protocol sees no update the shell would not carry out. What is left once the
+  /// updates socket is gone is dropped with it.
+  private func feed(_ updates: [UpdateMessage]) {
+    var next = 0
+    while next < updates.count, !stopped, subscriber != nil {
+      let step = shared.step { core in
+        var effects: [FollowerEffect] = []
+        while next < updates.count {
+          let added = core.received(updates[next], now: .now)
+          next += 1
+          effects += added
+          if added.contains(where: \.mayVoidTheRest) { break }
+        }
+        return effects
+      }
+      perform(step, settling: false)
+    }
+  }
+
+  /// Carries out the protocol's effects in order, then (unless `settling` is false) applies
+  /// the deltas still pending, which reports them to the protocol.
   ///
   /// Deltas wait in ``pendingDeltas`` while the replica store has no subscribers (no one sees
   /// the states in between), up to ``pendingDeltaLimit``; any other effect applies them first.
-  func perform(_ effects: [ReplicaSync.Effect], settling: Bool = true) {
-    for effect in effects {
+  func perform(_ step: SharedFollowerProtocol.Step, settling: Bool = true) {
+    var receipts = step.receipts.makeIterator()
+    for effect in step.effects {
       guard !stopped else { return }
       if case .apply(let delta) = effect {
         pendingDeltas.append(delta)
@@ -103,6 +95,18 @@ extension FollowerEngine {
       switch effect {
       case .send(let request):
         send(request)
+      case .dispatch(let actions, let quietly):
+        dispatch(actions, quietly: quietly)
+      case .subscribe(let endpoint):
+        subscribe(to: endpoint)
+      case .reconnect(let reason):
+        reconnect(because: reason)
+        return
+      case .stop(let cause):
+        stop(FollowerError(cause))
+        return
+      case .settle(_, let result):
+        settle(receipts.next() ?? nil, result)
       case .replace(let epoch, let sequence, let hash, let document):
         // A snapshot that did not decode leaves the old replica: the deltas buffered for the
         // snapshot's state (the effects after this one) must not touch it.
@@ -111,25 +115,43 @@ extension FollowerEngine {
         }
       case .apply:
         break
-      case .realign(let reason):
-        realign(because: reason)
-      case .report(let message):
-        log.error(message)
       case .verify(let hash):
         guard replicaHashMatches(hash) else {
-          log.rateLimited(
-            .error, "state hash differs from the leader's at \(sync.sequence); resyncing")
-          perform(sync.diverged())
+          perform(shared.step { $0.replicaDiverged(now: .now) })
           return
         }
-      case .reconnect(let reason):
-        reconnect(because: reason)
-        return
+      case .log(let level, let message, let peerControlled):
+        write(message, at: level, rateLimited: peerControlled)
+      case .connectionChanged(let link):
+        changeConnection(to: link)
       }
     }
-    if settling {
-      settleVisible()
-      noteInStep()
+    if settling { applyPendingDeltas() }
+  }
+
+  /// Settles `receipt` with `result`, noting how long its action took to show.
+  private func settle(_ receipt: Receipt?, _ result: Result<UInt64, ReceiptFailure>) {
+    guard let receipt else { return }
+    switch result {
+    case .success(let sequence):
+      receipt.settle(.success(sequence))
+      sendToApplied.observe(.now - receipt.sentAt)
+    case .failure(let failure):
+      receipt.settle(.failure(FollowerError(failure, stopReason: stopReason)))
+    }
+  }
+
+  private func write(_ message: String, at level: FollowerEffect.LogLevel, rateLimited: Bool) {
+    let level: TandemLogger.Level =
+      switch level {
+      case .debug: .debug
+      case .info: .info
+      case .error: .error
+      }
+    if rateLimited {
+      log.rateLimited(level, message)
+    } else {
+      log.log(level: level, message)
     }
   }
 
@@ -142,25 +164,20 @@ extension FollowerEngine {
     return model.stateHash(of: store.state) == hash
   }
 
-  /// Resolves the receipts whose sequence the replica now shows. None while a snapshot is
-  /// awaited or the replica is behind its sync position (a delta or a snapshot did not apply)
-  /// until a snapshot replaces it.
-  func settleVisible() {
-    guard applyPendingDeltas(), sync.phase != .awaitingSnapshot, !sync.replicaBehind,
-      let epoch = sync.epoch, !awaitingVisibility.isEmpty
-    else { return }
-    let sequence = sync.sequence
-    awaitingVisibility.removeAll { waiting in
-      guard waiting.epoch == epoch, waiting.sequence <= sequence else { return false }
-      waiting.receipt.settle(.success(waiting.sequence))
-      sendToApplied.observe(.now - waiting.receipt.sentAt)
-      return true
-    }
-  }
-
   /// Fails the join (or stops a running follower) with `error`.
   func fail(_ error: FollowerError) {
     log.error("\(error)")
     stop(error)
+  }
+}
+
+extension FollowerEffect {
+  /// Whether carrying out the effect may void the effects after it (see
+  /// `FollowerEngine.perform(_:settling:)`).
+  fileprivate var mayVoidTheRest: Bool {
+    switch self {
+    case .reconnect, .stop, .verify, .replace: true
+    default: false
+    }
   }
 }

@@ -2,14 +2,14 @@ import Tandem
 import TandemProtocol
 
 /// How the engine changes the replica store: snapshots replace its state, deltas change it where
-/// it lies.
+/// it lies; each change is reported to the protocol.
 extension FollowerEngine {
   /// The most deltas applied to a replica store as one change.
   static var pendingDeltaLimit: Int { 64 }
 
-  /// Replaces the replica with the snapshot `document` at `sequence`; receipts of another epoch
-  /// fail, as their history is gone. Returns false when the snapshot does not decode (the
-  /// replica stays as it was, and a resync has begun, or the join failed).
+  /// Replaces the replica with the snapshot `document` at `sequence`, and tells the protocol.
+  /// Returns false when the snapshot does not decode (the replica stays as it was, and a
+  /// resync has begun, or the join failed).
   func replace(epoch: Epoch, sequence: UInt64, hash: UInt64, document: Frame) -> Bool {
     let state: State
     do {
@@ -20,65 +20,45 @@ extension FollowerEngine {
       if store == nil {
         fail(.undecodableSnapshot("\(error)"))
       } else {
-        perform(sync.failedToApply())
+        perform(shared.step { $0.snapshotFailed(now: .now) })
       }
       return false
     }
     log.info("replica at epoch \(epoch) sequence \(sequence)")
-    for waiting in awaitingVisibility where waiting.epoch != epoch {
-      waiting.receipt.settle(.failure(.historyLost))
-    }
-    awaitingVisibility.removeAll { $0.epoch != epoch }
+    // Receipts of another history fail before the replica shows the new one.
+    let step = shared.step { $0.replicaReplaced(epoch: epoch, sequence: sequence, now: .now) }
     publish(state)
-    // The snapshot may hold actions sent quietly whose deltas this follower never saw.
-    let rewound = outbox.withLock { outbox in
-      outbox.followReplica(into: epoch, at: sequence)
-      return outbox.rewindIfSentQuietly()
-    }
-    if rewound { flushOutbox() }
-    return true
+    perform(step)
+    return !stopped
   }
 
-  /// Applies the deltas in ``pendingDeltas`` to the replica store, then tells the delta
-  /// observers; returns false when one did not apply (the replica holds the deltas before it,
-  /// and a resync has begun).
+  /// Applies the deltas in ``pendingDeltas`` to the replica store, tells the delta observers,
+  /// and reports them to the protocol; returns false when one did not apply (the replica holds
+  /// the deltas before it, and a resync has begun).
   @discardableResult
   func applyPendingDeltas() -> Bool {
     guard !pendingDeltas.isEmpty else { return true }
     let deltas = pendingDeltas
     pendingDeltas.removeAll(keepingCapacity: true)
     let (applied, failure) = applyToReplica(deltas)
-    if let epoch = sync.epoch {
+    if !deltaObservers.isEmpty, let epoch = sync.epoch {
       for delta in deltas[..<applied] {
         for observer in deltaObservers { observer(epoch, delta) }
       }
-      // A delta of this follower's own action answers it as its ACK would, and the replica
-      // already shows it: the receipt resolves now rather than when the ACK arrives. Its own:
-      // its client id and the generation this process was handed, not another process's that
-      // took the id over (whose numbers may be the same).
-      let generation = sync.generation
-      for delta in deltas[..<applied] {
-        for (sequence, action) in delta.sequencedActions
-        where action.origin.client == configuration.clientID
-          && action.origin.generation == generation
-        {
-          let number = action.origin.number
-          if let entry = outbox.withLock({ $0.applied(number, epoch: epoch, sequence: sequence) }) {
-            entry.receipt.settle(.success(sequence))
-            sendToApplied.observe(.now - entry.receipt.sentAt)
-          }
-        }
-      }
     }
-    guard let failure else { return true }
-    counters.applyFailures += 1
-    let sequences =
-      applied + 1 == deltas.count
-      ? "delta \(deltas[applied].sequence) does"
-      : "deltas \(deltas[applied].sequence)...\(deltas[deltas.count - 1].sequence) do"
-    log.rateLimited(.error, "\(sequences) not apply to the replica (\(failure)); resyncing")
-    perform(sync.failedToApply())
-    return false
+    if let failure {
+      counters.applyFailures += 1
+      let sequences =
+        applied + 1 == deltas.count
+        ? "delta \(deltas[applied].sequence) does"
+        : "deltas \(deltas[applied].sequence)...\(deltas[deltas.count - 1].sequence) do"
+      log.rateLimited(.error, "\(sequences) not apply to the replica (\(failure)); resyncing")
+    }
+    perform(
+      shared.step {
+        $0.replicaApplied(deltas[..<applied], dropped: deltas.count - applied, now: .now)
+      }, settling: false)
+    return failure == nil && !stopped
   }
 
   /// Applies `deltas` in order to the replica store's state where it lies (no copy of what they

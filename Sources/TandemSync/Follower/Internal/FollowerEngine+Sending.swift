@@ -2,9 +2,8 @@ import TandemProtocol
 import ZeroMQ
 
 extension FollowerEngine {
-  /// Sends the held control requests, then the outbox's unsent actions, to the leader, in
-  /// order: actions quietly (no `ACK` for an applied action, whose delta answers it) while the
-  /// replica is in step with the updates.
+  /// Sends the held control requests, then the protocol's unsent actions, to the leader, in
+  /// order.
   func flushOutbox() {
     guard let dealer, !stopped else { return }
     while let request = heldRequests.first {
@@ -14,16 +13,23 @@ extension FollowerEngine {
       }
       heldRequests.removeFirst()
     }
-    let quietly = sync.phase == .live
-    let actions = outbox.withLock {
-      $0.takeUnsent(
-        now: .now, replica: (sync.epoch, sync.sequence), client: configuration.clientID,
-        generation: sync.generation, quietly: quietly)
+    perform(shared.step { $0.flush(now: .now) })
+  }
+
+  /// Sends the protocol's actions in order; one the control socket cannot queue goes back to
+  /// the protocol, with the ones after it, for the next ``flushOutbox()``.
+  func dispatch(_ actions: [ForwardedAction], quietly: Bool) {
+    guard let dealer, !stopped, let first = actions.first else { return }
+    // Held control requests go first.
+    guard heldRequests.isEmpty else {
+      shared.withLock { $0.core.unsent(from: first.number) }
+      retryFlushSoon()
+      return
     }
     for action in actions {
       let request: ControlRequest = quietly ? .dispatchQuietly(action) : .dispatch(action)
       guard queue(request, on: dealer) else {
-        outbox.withLock { $0.unsend(from: action.number) }
+        shared.withLock { $0.core.unsent(from: action.number) }
         retryFlushSoon()
         return
       }
@@ -39,16 +45,6 @@ extension FollowerEngine {
     if case .ping = request { return }
     heldRequests.append(request)
     retryFlushSoon()
-  }
-
-  /// Says `HELLO` again on the open connection after an `out-of-order` answer, which shows that
-  /// the leader's numbering differs from the outbox's; its `WELCOME` realigns the outbox, which
-  /// sends nothing meanwhile.
-  func realign(because reason: String) {
-    guard outbox.withLock({ $0.realign(now: .now) }) else { return }
-    log.info("asking the leader where the numbering stands: \(reason)")
-    counters.realignments += 1
-    send(sync.hello(client: configuration.clientID, fingerprint: fingerprint))
   }
 
   /// How long a send that could not be queued waits before it is tried again.

@@ -3,39 +3,36 @@ import Tandem
 import TandemProtocol
 import ZeroMQ
 
-/// A follower's I/O side, living on its loop thread: the SUB and DEALER sockets, the replica,
-/// the join and recovery rules (``ReplicaSync``), and the forwarding of the outbox. Replies and
-/// effects are handled in `FollowerEngine+Handling`.
+/// A follower's I/O shell, living on its loop thread: the SUB and DEALER sockets, the timers,
+/// the replica store and the receipts. The protocol's rules are ``FollowerProtocol``'s: the
+/// engine feeds it what happens and carries out its effects (`FollowerEngine+Handling`).
 final class FollowerEngine<Model: ReplicaModel> {
   typealias State = Model.State
 
   let configuration: FollowerConfiguration
-  let fingerprint: String
-  let outbox: FollowerOutbox
+  /// The protocol, shared with the threads that queue actions.
+  let shared: SharedFollowerProtocol
   let scope: LoopScope
   let log: TandemLogger
   var model: Model
-  var sync: ReplicaSync
   /// The replica store, made at the first snapshot.
   var store: Store<State>?
   /// Called once: with the store when the first snapshot is applied, or with why the join failed.
   var onJoined: ((Result<Store<State>, FollowerError>) -> Void)?
   var dealer: Socket?
   var subscriber: Socket?
-  /// The updates endpoint the last `WELCOME` named, which ``subscriber`` reads.
-  var subscribedTo: String?
   var nextDelay: Duration
   var stopped = false
+  /// Why the follower stopped, once it has.
+  var stopReason = FollowerError.stopped
   /// Whether a retry of ``flushOutbox()`` is scheduled (see `retryFlushSoon`).
   var flushRetryScheduled = false
   /// Control requests the control socket could not queue, sent before any action at the next
   /// ``flushOutbox()``; they belong to the connection, and go with it.
   var heldRequests: [ControlRequest] = []
-  /// Deltas the sync rules accepted that are not in the replica store yet: empty whenever the
-  /// loop is idle (see `perform(_:settling:)`).
+  /// Deltas the protocol asked to apply that are not in the replica store yet: empty whenever
+  /// the loop is idle (see `perform(_:settling:)`).
   var pendingDeltas: [Delta] = []
-  /// Acknowledged receipts waiting for the replica to show their sequence.
-  var awaitingVisibility: [(epoch: Epoch, sequence: UInt64, receipt: Receipt)] = []
   var counters = FollowerCounters()
   /// How long each action took from `send` to the replica showing it.
   let sendToApplied = MetricHistogram()
@@ -49,22 +46,23 @@ final class FollowerEngine<Model: ReplicaModel> {
   var connectionObservers: [(FollowerConnection) -> Void] = []
 
   init(
-    scope: LoopScope, configuration: FollowerConfiguration, fingerprint: String, model: Model,
-    outbox: FollowerOutbox
+    scope: LoopScope, configuration: FollowerConfiguration, model: Model,
+    shared: SharedFollowerProtocol
   ) {
     self.scope = scope
     self.configuration = configuration
-    self.fingerprint = fingerprint
     self.model = model
-    self.outbox = outbox
+    self.shared = shared
     self.log = TandemLogger(label: "follower[\(configuration.clientID)]")
-    self.sync = ReplicaSync(silenceLimit: configuration.silenceLimit, now: .now)
     self.nextDelay = configuration.reconnectDelay
     // The loop's handlers and timers hold the engine weakly: a follower released without
     // `stop()` lets its engine go on the loop thread after stopping it, and the loop's last
     // turn may still fire a timer then.
     scope.schedule(every: configuration.silenceLimit / 4) { [weak self] in self?.tick() }
   }
+
+  /// The protocol's join and replica position (a copy, for statistics).
+  var sync: ReplicaSync { shared.withLock { $0.core.sync } }
 
   /// Connects the control socket and says hello; the updates socket follows the `WELCOME`.
   func connect() {
@@ -88,8 +86,7 @@ final class FollowerEngine<Model: ReplicaModel> {
       scheduleReconnect()
       return
     }
-    perform(
-      sync.connected(client: configuration.clientID, fingerprint: fingerprint, now: .now))
+    perform(shared.step { $0.connected(now: .now) })
   }
 
   /// Connects the updates socket to the endpoint the leader announced.
@@ -99,7 +96,6 @@ final class FollowerEngine<Model: ReplicaModel> {
       subscriber.close()
       self.subscriber = nil
     }
-    subscribedTo = announced
     let address = Self.resolve(announced, controlEndpoint: configuration.leader)
     do {
       guard let endpoint = Endpoint(parsing: address) else {
@@ -121,10 +117,9 @@ final class FollowerEngine<Model: ReplicaModel> {
   func reconnect(because reason: String) {
     log.info("reconnecting: \(reason)")
     counters.reconnects += 1
-    // Once per outage: the attempts that fail while the leader is away lose nothing more.
-    if case .connected = connection { changeConnection(to: .lost(reason: reason)) }
     closeSockets()
-    outbox.withLock { $0.connectionClosed() }
+    // Once per outage: the attempts that fail while the leader is away lose nothing more.
+    perform(shared.step { $0.disconnected(reason: reason) })
     scheduleReconnect()
   }
 
@@ -132,10 +127,13 @@ final class FollowerEngine<Model: ReplicaModel> {
   func stop(_ error: FollowerError = .stopped) {
     guard !stopped else { return }
     stopped = true
+    stopReason = error
     closeSockets()
-    outbox.withLock { $0.failAll(error) }
-    for waiting in awaitingVisibility { waiting.receipt.settle(.failure(error)) }
-    awaitingVisibility.removeAll()
+    let step = shared.stop(because: error)
+    for (effect, receipt) in zip(step.effects, step.receipts) {
+      guard case .settle(_, .failure(let failure)) = effect else { continue }
+      receipt?.settle(.failure(FollowerError(failure, stopReason: error)))
+    }
     onJoined?(.failure(error))
     onJoined = nil
     for observer in stopObservers { observer() }
@@ -144,25 +142,21 @@ final class FollowerEngine<Model: ReplicaModel> {
     connectionObservers.removeAll()
   }
 
-  /// Reports the follower connected once the replica is in step with the leader after the
-  /// join, a loss, or a move to a new history without a loss (a leader restarted within the
-  /// silence limit): on an open connection (between a loss and the next connection the sync
-  /// rules still show the old one live), live, showing every delta it accepted.
-  func noteInStep() {
-    guard !stopped, dealer != nil, sync.phase == .live, !sync.replicaBehind,
-      pendingDeltas.isEmpty, let epoch = sync.epoch
-    else { return }
-    if case .connected(let reported, _) = connection, reported == epoch { return }
-    changeConnection(to: .connected(epoch: epoch, sequence: sync.sequence))
-  }
-
   /// ``connection`` as of now: while connected, at the replica's current position.
   var currentConnection: FollowerConnection? {
-    guard case .connected = connection, let epoch = sync.epoch else { return connection }
+    guard case .connected = connection else { return connection }
+    let sync = self.sync
+    guard let epoch = sync.epoch else { return connection }
     return .connected(epoch: epoch, sequence: sync.sequence)
   }
 
-  private func changeConnection(to new: FollowerConnection) {
+  /// Tells the connection observers of `link`.
+  func changeConnection(to link: FollowerLink) {
+    let new: FollowerConnection =
+      switch link {
+      case .inStep(let epoch, let sequence): .connected(epoch: epoch, sequence: sequence)
+      case .lost(let reason): .lost(reason: reason)
+      }
     connection = new
     for observer in connectionObservers { observer(new) }
   }
@@ -179,16 +173,7 @@ final class FollowerEngine<Model: ReplicaModel> {
     updatesArrived()
     repliesArrived()
     guard !stopped, dealer != nil else { return }
-    let now = ContinuousClock.now
-    perform(sync.tick(now: now))
-    guard dealer != nil, sync.phase != .greeting else { return }
-    send(sync.ping(client: configuration.clientID))
-    if outbox.withLock({ $0.realignmentTimedOut(after: configuration.resendAfter, now: now) }) {
-      reconnect(because: "no WELCOME to a HELLO on the open connection")
-    } else if outbox.withLock({ $0.rewindIfUnanswered(for: configuration.resendAfter, now: now) }) {
-      counters.resends += 1
-      flushOutbox()
-    }
+    perform(shared.step { $0.tick(now: .now) })
   }
 
   private func scheduleReconnect() {
@@ -232,34 +217,9 @@ final class FollowerEngine<Model: ReplicaModel> {
   }
 }
 
-/// The outbox, shared by the threads that send and the follower's loop.
-final class FollowerOutbox: Sendable {
-  private let outbox: Mutex<Outbox>
-
-  init(capacity: Int) {
-    outbox = Mutex(Outbox(capacity: capacity))
-  }
-
-  func withLock<Result>(
-    _ body: (inout Outbox) throws(FollowerError) -> Result
-  )
-    throws(FollowerError) -> Result
-  {
-    try outbox.withLock { (outbox: inout Outbox) throws(FollowerError) -> Result in
-      try body(&outbox)
-    }
-  }
-
-  func withLock<Result>(_ body: (inout Outbox) -> Result) -> Result {
-    outbox.withLock { body(&$0) }
-  }
-}
-
 /// A follower's event counts.
 struct FollowerCounters {
   var reconnects = 0
-  var resends = 0
-  var realignments = 0
   var sendsDeferred = 0
   var malformedMessages = 0
   var applyFailures = 0

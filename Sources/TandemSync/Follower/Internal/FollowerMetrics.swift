@@ -14,13 +14,15 @@ extension FollowerEngine {
   /// The counters and position for a scrape; runs on the loop thread.
   func metricsSnapshot() -> FollowerMetricsSnapshot {
     let statistics = statistics()
-    let heard = sync.leaderSequenceHeard
+    let (heard, acknowledged) = shared.withLock {
+      ($0.core.sync.leaderSequenceHeard, $0.core.acknowledgedAwaitingVisibility)
+    }
     var connected = false
     if case .connected = connection { connected = true }
     return FollowerMetricsSnapshot(
       clientID: configuration.clientID, statistics: statistics,
       lag: heard > statistics.sequence ? heard - statistics.sequence : 0,
-      receiptsWaiting: statistics.unanswered + awaitingVisibility.count, connected: connected,
+      receiptsWaiting: statistics.unanswered + acknowledged, connected: connected,
       sendToApplied: sendToApplied)
   }
 }

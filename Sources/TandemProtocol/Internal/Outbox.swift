@@ -1,5 +1,3 @@
-import TandemProtocol
-
 /// A follower's unacknowledged actions, numbered 1, 2, 3... in the order they were sent, kept
 /// until the leader answers so they can be sent again after a reconnect.
 ///
@@ -7,12 +5,16 @@ import TandemProtocol
 /// for a while, send every unanswered action again from the oldest; after an `out-of-order`
 /// answer, ask the leader where the numbering stands (`HELLO` again) and send nothing until its
 /// `WELCOME` realigns it; a bounded capacity, past which nothing is queued.
-struct Outbox {
-  struct Entry {
-    var number: UInt64
-    var tag: String
-    var payload: Frame
-    var receipt: Receipt
+///
+/// It holds no receipts: each action has a ``ReceiptID``, which the methods that answer,
+/// settle or fail actions return, for the follower's I/O shell to settle its receipt.
+package struct Outbox {
+  /// One unanswered action.
+  package struct Entry: Equatable {
+    package var number: UInt64
+    package var tag: String
+    package var payload: Frame
+    package var receipt: ReceiptID
     /// When it was last sent; nil while waiting to be sent.
     var sentAt: ContinuousClock.Instant?
     /// Whether it was last sent with `DISPATCH-QUIET`, which gets no `ACK` once applied.
@@ -27,22 +29,24 @@ struct Outbox {
     var firstSentAfter: UInt64 = 0
   }
 
-  let capacity: Int
+  package let capacity: Int
   /// The number the next action gets.
-  private(set) var nextNumber: UInt64 = 1
+  package private(set) var nextNumber: UInt64 = 1
+  /// The id the next action's receipt gets.
+  private var nextReceipt: UInt64 = 1
   /// What the leader's last `WELCOME` said it accepts (the protocol's least, before the first).
-  var leaderLimits = ProtocolLimits.standard
+  package var leaderLimits = ProtocolLimits.standard
   /// Unanswered actions, in number order.
-  private(set) var entries: [Entry] = []
+  package private(set) var entries: [Entry] = []
   /// How many entries, from the first, have been sent: sends go in order and a rewind resends
   /// from the first, so the sent entries are always a prefix.
   private var sentCount = 0
   /// Whether the numbering has been aligned with the leader's ledger at a `WELCOME`; until then
   /// numbers are provisional and nothing is sent.
-  private(set) var isAligned = false
+  package private(set) var isAligned = false
   /// When the follower said `HELLO` again on its open connection to realign (see
   /// ``realign(now:)``); nil when no realignment is waiting for its `WELCOME`.
-  private(set) var realigningSince: ContinuousClock.Instant?
+  package private(set) var realigningSince: ContinuousClock.Instant?
   /// The epoch of the last `WELCOME`, or of a snapshot of another history since (see
   /// ``followReplica(into:at:)``): the history the actions sent since then went to.
   private var alignedEpoch: Epoch?
@@ -50,16 +54,17 @@ struct Outbox {
   /// effect, if at all, after it.
   private var alignedSequence: UInt64 = 0
 
-  /// Why the follower stopped, once it has: nothing is queued after that.
-  private(set) var closedBecause: FollowerError?
+  /// Whether the follower stopped (see ``close()``): nothing is queued after that.
+  package private(set) var isClosed = false
 
-  init(capacity: Int) {
+  package init(capacity: Int) {
     self.capacity = capacity
   }
 
-  /// Queues an action; fails when the outbox is full, or with why the follower stopped.
-  mutating func enqueue(tag: String, payload: Frame) throws(FollowerError) -> Receipt {
-    if let closedBecause { throw closedBecause }
+  /// Queues an action; returns its receipt's id, or refuses when the action exceeds the
+  /// leader's limits, the outbox is full, or the follower stopped.
+  package mutating func enqueue(tag: String, payload: Frame) throws(OutboxRefusal) -> ReceiptID {
+    if isClosed { throw .stopped }
     // The leader would refuse more, at every resend, holding up every action after it.
     guard UInt64(payload.count) <= leaderLimits.maximumPayloadBytes else {
       throw .actionTooLarge(
@@ -69,7 +74,8 @@ struct Outbox {
       throw .tagTooLong(tag, limit: Int(clamping: leaderLimits.maximumTagBytes))
     }
     guard entries.count < capacity else { throw .outboxFull(capacity: capacity) }
-    let receipt = Receipt()
+    let receipt = ReceiptID(rawValue: nextReceipt)
+    nextReceipt += 1
     entries.append(Entry(number: nextNumber, tag: tag, payload: payload, receipt: receipt))
     nextNumber += 1
     return receipt
@@ -77,7 +83,7 @@ struct Outbox {
 
   /// The actions waiting to be sent, marked as sent at `now` (and whether `quietly`) while the
   /// `replica` shows the given epoch and sequence.
-  mutating func takeUnsent(
+  package mutating func takeUnsent(
     now: ContinuousClock.Instant, replica: (epoch: Epoch?, sequence: UInt64), client: String,
     generation: UInt64 = 0, quietly: Bool
   ) -> [ForwardedAction] {
@@ -104,7 +110,7 @@ struct Outbox {
   }
 
   /// Removes and returns the entry for `number` once the leader answered it.
-  mutating func answered(_ number: UInt64) -> Entry? {
+  package mutating func answered(_ number: UInt64) -> Entry? {
     guard let index = entries.firstIndex(where: { $0.number == number }) else { return nil }
     return removeEntry(at: index)
   }
@@ -112,7 +118,7 @@ struct Outbox {
   /// Removes and returns the entry numbered `number` when a delta of `epoch` shows it applied at
   /// `sequence`. Only a delta after the entry was sent under its number can: an earlier one
   /// (still on its way when a `WELCOME` renumbered the actions) names another action by it.
-  mutating func applied(_ number: UInt64, epoch: Epoch, sequence: UInt64) -> Entry? {
+  package mutating func applied(_ number: UInt64, epoch: Epoch, sequence: UInt64) -> Entry? {
     guard epoch == alignedEpoch,
       let index = entries.firstIndex(where: { $0.number == number }),
       entries[index].everSent, sequence > entries[index].firstSentAfter
@@ -131,7 +137,7 @@ struct Outbox {
   /// It answered after the last `WELCOME`, so it got actions of the current numbering only: its
   /// deltas name them rightly, one sent before the snapshot (it may have gone to that leader)
   /// at any sequence, one sent from now on after `sequence`.
-  mutating func followReplica(into epoch: Epoch, at sequence: UInt64) {
+  package mutating func followReplica(into epoch: Epoch, at sequence: UInt64) {
     guard isAligned, epoch != alignedEpoch else { return }
     alignedEpoch = epoch
     alignedSequence = sequence
@@ -148,13 +154,13 @@ struct Outbox {
   }
 
   /// Marks every entry unsent, so all are sent again from the oldest.
-  mutating func rewind() {
+  package mutating func rewind() {
     unsend(from: 0)
   }
 
   /// Marks the entries from `number` on unsent (a send that could not be queued), keeping the
   /// ones before it sent.
-  mutating func unsend(from number: UInt64) {
+  package mutating func unsend(from number: UInt64) {
     let first = entries.firstIndex { $0.number >= number } ?? entries.count
     for index in first..<entries.count { entries[index].sentAt = nil }
     sentCount = min(sentCount, first)
@@ -165,7 +171,7 @@ struct Outbox {
   /// leader expects. The leader answers requests on one connection in order, so every answer
   /// that arrives before that `WELCOME` is to a send from before the `HELLO`. Returns whether
   /// the caller must send the `HELLO` (false while one is already waiting for its `WELCOME`).
-  mutating func realign(now: ContinuousClock.Instant) -> Bool {
+  package mutating func realign(now: ContinuousClock.Instant) -> Bool {
     guard realigningSince == nil else { return false }
     realigningSince = now
     rewind()
@@ -174,7 +180,7 @@ struct Outbox {
 
   /// The connection is gone: everything unanswered is sent again on the next one, and a
   /// realignment waiting on this one is over (the next join's `WELCOME` aligns).
-  mutating func connectionClosed() {
+  package mutating func connectionClosed() {
     rewind()
     realigningSince = nil
   }
@@ -182,20 +188,22 @@ struct Outbox {
   /// Rewinds when an unanswered action was sent quietly: after a snapshot, whose state may hold
   /// actions whose deltas the follower never saw. Sent again, an applied one is a duplicate,
   /// which the leader always answers. Returns whether it rewound.
-  mutating func rewindIfSentQuietly() -> Bool {
+  package mutating func rewindIfSentQuietly() -> Bool {
     guard entries[..<sentCount].contains(where: \.sentQuietly) else { return false }
     rewind()
     return true
   }
 
   /// Whether a realignment has waited longer than `timeout` for its `WELCOME`.
-  func realignmentTimedOut(after timeout: Duration, now: ContinuousClock.Instant) -> Bool {
+  package func realignmentTimedOut(after timeout: Duration, now: ContinuousClock.Instant) -> Bool {
     guard let since = realigningSince else { return false }
     return now - since > timeout
   }
 
   /// Rewinds when the oldest sent action has had no answer for `timeout`.
-  mutating func rewindIfUnanswered(for timeout: Duration, now: ContinuousClock.Instant) -> Bool {
+  package mutating func rewindIfUnanswered(
+    for timeout: Duration, now: ContinuousClock.Instant
+  ) -> Bool {
     guard let oldest = entries.first?.sentAt, now - oldest > timeout else { return false }
     rewind()
     return true
@@ -221,7 +229,7 @@ struct Outbox {
   /// A `WELCOME` of another history that renumbers nothing (its ledger expects the oldest
   /// unanswered number) leaves the numbers as they are, and any of its deltas may settle an
   /// action sent before it, as after ``followReplica(into:at:)``.
-  mutating func welcome(
+  package mutating func welcome(
     lastNumber: UInt64, forgottenThrough: UInt64, epoch: Epoch, sequence: UInt64
   ) -> [Entry] {
     rewind()
@@ -254,11 +262,32 @@ struct Outbox {
     return outcomeUnknown
   }
 
-  /// Fails every entry with `error`, empties the outbox, and refuses anything queued later
-  /// with `error` (the follower stopped).
-  mutating func failAll(_ error: FollowerError) {
-    closedBecause = error
-    for entry in entries { entry.receipt.settle(.failure(error)) }
-    entries.removeAll()
+  /// Removes the entries whose actions the `deltas` of `epoch`, applied to the replica, show
+  /// applied: this `client`'s actions of the `generation` this process was handed (not another
+  /// process's that took the id over, whose numbers may be the same), each after it was sent
+  /// under its number (see ``applied(_:epoch:sequence:)``). Returns their receipts, each with
+  /// the sequence of its action.
+  package mutating func applied(
+    in deltas: ArraySlice<Delta>, epoch: Epoch, client: String, generation: UInt64
+  ) -> [(receipt: ReceiptID, sequence: UInt64)] {
+    var settled: [(receipt: ReceiptID, sequence: UInt64)] = []
+    guard !entries.isEmpty else { return settled }
+    for delta in deltas {
+      for (sequence, action) in delta.sequencedActions
+      where action.origin.client == client && action.origin.generation == generation {
+        if let entry = applied(action.origin.number, epoch: epoch, sequence: sequence) {
+          settled.append((entry.receipt, sequence))
+        }
+      }
+    }
+    return settled
+  }
+
+  /// Empties the outbox and refuses anything queued later (the follower stopped); returns the
+  /// receipts of the unanswered actions, which fail with the reason it stopped.
+  package mutating func close() -> [ReceiptID] {
+    isClosed = true
+    defer { entries.removeAll() }
+    return entries.map(\.receipt)
   }
 }

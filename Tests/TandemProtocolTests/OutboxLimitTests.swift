@@ -1,7 +1,6 @@
 import Testing
 
 @testable import TandemProtocol
-@testable import TandemSync
 
 /// The limits a leader announces in `WELCOME` bound what the outbox queues: an action the
 /// leader would refuse at every resend is refused at `send`, and nothing is queued.
@@ -12,7 +11,7 @@ struct OutboxLimitTests {
     var limits: ProtocolLimits
     var tag: String
     var payloadBytes: Int
-    var error: FollowerError?
+    var error: OutboxRefusal?
     var testDescription: String { name }
   }
 
@@ -45,22 +44,5 @@ struct OutboxLimitTests {
       _ = try outbox.enqueue(tag: row.tag, payload: payload)
       #expect(outbox.entries.count == 1)
     }
-  }
-}
-
-@Suite("A follower keeps to the limits its leader announces")
-struct AnnouncedLimitTests {
-  @Test(.timeLimit(.minutes(1)))
-  func anActionLargerThanTheLeaderAcceptsIsRefusedAtSend() async throws {
-    let leader = try await makeLeader { $0.maxMessageSize = 512 }
-    let follower = try await makeFollower(leader)
-    #expect(throws: FollowerError.actionTooLarge(bytes: 1_014, limit: 512)) {
-      try follower.send(PaddedIncrement(padding: String(repeating: "x", count: 1_000)))
-    }
-    // A small one still goes, and the leader applied nothing else.
-    _ = try await follower.send(PaddedIncrement(padding: "x")).applied()
-    #expect(leader.store.state.counter == 1)
-    await follower.stop()
-    await leader.stop()
   }
 }
