@@ -43,7 +43,6 @@ package struct FollowerProtocol {
   /// has, the replica does not show ``ReplicaSync/sequence``.
   var unreportedApplies = 0
   /// When ``tick(now:)`` last judged the connection.
-  var lastTick: ContinuousClock.Instant?
 
   package init(
     client: String, fingerprint: String, capacity: Int, silenceLimit: Duration,
@@ -92,14 +91,10 @@ package struct FollowerProtocol {
   /// The timer: a silent leader or a stalled join reconnects; otherwise ping, and send again
   /// what went unanswered (or reconnect when a realignment's `WELCOME` never came).
   ///
-  /// A tick later than half the silence limit after the one before (this process was paused,
-  /// by SIGSTOP or a stalled machine) judges nothing: the leader's messages of the pause may
-  /// still be on their way in (ZeroMQ's I/O thread reads them once it runs again), and the
-  /// silence was this process's own. The next tick judges.
+  /// A pause of this process (SIGSTOP, a stalled machine) is not the leader's silence: the
+  /// replica sync's clock counts only the time the follower runs (see ``ReplicaSync/tick(now:)``).
   package mutating func tick(now: ContinuousClock.Instant) -> [FollowerEffect] {
     guard !isStopped, isConnected else { return [] }
-    defer { lastTick = now }
-    if let lastTick, now - lastTick > sync.silenceLimit / 2 { return [] }
     let silence = translate(sync.tick(now: now), now: now)
     guard silence.isEmpty else { return silence }
     guard sync.phase != .greeting else { return [] }
