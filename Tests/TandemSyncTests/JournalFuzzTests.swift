@@ -16,7 +16,13 @@ import Testing
 /// written to `progress` there first, so a crash leaves its index and damaged files behind.
 @Suite("Journal: verify and recovery of damaged files")
 struct JournalFuzzTests {
-  @Test func noDamagedJournalMakesTheJournalTrap() throws {
+  /// On a thread of its own: seconds of synchronous SQLite work would otherwise hold one of
+  /// the cooperative pool's two threads, which the other suites' tasks need meanwhile.
+  @Test func noDamagedJournalMakesTheJournalTrap() async throws {
+    try await ThreadTask { try Self.fuzz() }.value
+  }
+
+  private static func fuzz() throws {
     let environment = ProcessInfo.processInfo.environment
     let count = environment["TANDEM_JOURNAL_FUZZ_FILES"].flatMap(Int.init) ?? 300
     let first = environment["TANDEM_JOURNAL_FUZZ_FIRST"].flatMap(Int.init) ?? 0
