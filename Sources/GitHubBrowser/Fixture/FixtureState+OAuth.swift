@@ -39,9 +39,19 @@ extension FixtureState {
   }
 
   /// The login a bearer token signs in as: the user a code was exchanged for, or
-  /// ``FixtureData/signedInLogin`` for any other token.
+  /// ``FixtureData/signedInLogin`` for any other token. The fixture's tokens name their user
+  /// (`gho_fixture_LOGIN_RANDOM`), so one issued before the fixture restarted still signs in
+  /// as that user, as a GitHub token outlives a restart of anything.
   func login(forToken token: String) -> String {
-    oauth.withLock { $0.tokens[token] } ?? FixtureData.signedInLogin
+    if let login = oauth.withLock({ $0.tokens[token] }) { return login }
+    let prefix = "gho_fixture_"
+    if token.hasPrefix(prefix),
+      let login = token.dropFirst(prefix.count).split(separator: "_").first,
+      FixtureAPI.signInLogins.contains(String(login))
+    {
+      return String(login)
+    }
+    return FixtureData.signedInLogin
   }
 
   private func authorizePage(_ request: HTTPRequest) -> HTTPResponse {
@@ -130,7 +140,7 @@ extension FixtureState {
       }
       grant.used = true
       book.grants[code] = grant
-      let token = "gho_fixture_" + Self.randomHex(18)
+      let token = "gho_fixture_\(grant.login)_" + Self.randomHex(18)
       book.tokens[token] = grant.login
       return .success(token)
     }
