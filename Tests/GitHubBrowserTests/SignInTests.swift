@@ -210,6 +210,26 @@ import Testing
     await service.stop()
   }
 
+  @Test func aSignInOutlivesARestartOfTheFrontEnd() async throws {
+    let service = try await Service()
+    let browser = SignInBrowser()
+    try await browser.signIn(at: service.url, as: "grace")
+    service.web.stop()
+    // Another front end (a restarted one) on the same sign-in store knows the browser.
+    let follower = try await service.harness.follower()
+    let restarted = try WebFrontEnd(
+      follower: follower,
+      signIn: OAuthConfiguration(
+        clientID: "fixture-client-id", clientSecret: "fixture-client-secret",
+        webBaseURL: service.harness.fixture.url, apiBaseURL: service.harness.fixture.url),
+      credentials: CredentialStore(directory: service.credentials.directory))
+    let view = try await browser.view(at: URL(string: restarted.url)!, session: "s")
+    #expect(view.identity == .signedIn(login: "grace", name: "Grace Hopper"))
+    restarted.stop()
+    await follower.stop()
+    await service.stop()
+  }
+
   @Test func signInFilesArePrivate() async throws {
     let service = try await Service()
     try await SignInBrowser().signIn(at: service.url, as: "ada")
