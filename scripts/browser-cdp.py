@@ -14,13 +14,14 @@ line per step and `browser: N passed, M failed`.
 
 Usage: browser-cdp.py CHROMIUM URL_A URL_B ARTIFACT_DIR
 Environment: LEADER_COMMAND (JSON list), LEADER_PID_FILE, LEADER_LOG: how to kill the leader
-and start it again.
+and start it again; LEADER_JOURNAL: its journal, to count the actions it applied.
 """
 import base64
 import json
 import os
 import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -195,6 +196,15 @@ def kill_leader():
         os.kill(int(file.read().strip()), signal.SIGKILL)
 
 
+def journaled(tag):
+    """How many actions with `tag` the leader's journal applied (one row a delta)."""
+    journal = sqlite3.connect(os.environ["LEADER_JOURNAL"], timeout=10)
+    try:
+        return journal.execute("SELECT count(*) FROM deltas WHERE tag = ?", (tag,)).fetchone()[0]
+    finally:
+        journal.close()
+
+
 def start_leader():
     log = open(os.environ["LEADER_LOG"], "a")
     process = subprocess.Popen(json.loads(os.environ["LEADER_COMMAND"]), stdout=log, stderr=log,
@@ -289,8 +299,10 @@ try:
          and browser.wait_for(deep, "document.body.dataset.bookmarks.split(' ').filter(b => "
                               "b === '%s').length === 1" % OTHER, 20)
          and REPO in bookmarks(deep),
-         "leader back from its journal: the page recovers by itself, the bookmark applied once",
-         deep)
+         "leader back from its journal: the page recovers by itself, shows the bookmark", deep)
+    step(journaled("github.bookmark.add") == 2,
+         "the journal applied the bookmarks exactly once each (%s)"
+         % journaled("github.bookmark.add"))
     browser.screenshot(deep, "recovered.png")
 
     browser.width(deep, 360)
