@@ -33,6 +33,10 @@ public struct ClientLedger: Sendable, Equatable, Codable {
     /// The client's latest rejected numbers with their rejections (at most
     /// ``ClientLedger/rejectionsKept``), so a rejected action sent again is rejected again.
     public var rejections: [UInt64: Rejection] = [:]
+    /// The client's latest runs of consecutive numbers rejected together (at most
+    /// ``ClientLedger/rejectedRunsKept``): the actions of a batch the journal refused, however
+    /// many, so that none of them sent again is answered as a duplicate of an applied action.
+    public var rejectedRuns: [RejectedRun] = []
     /// The generation of the process that owns the client id: the one the latest `HELLO` that
     /// took the id over was handed (0 when no process said `HELLO` for it).
     public var generation: UInt64 = 0
@@ -48,7 +52,7 @@ public struct ClientLedger: Sendable, Equatable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-      case lastNumber, lastSequence, lastActive, rejections, generation
+      case lastNumber, lastSequence, lastActive, rejections, rejectedRuns, generation
     }
 
     /// Decodes an entry (one encoded without a generation has 0: no owner known).
@@ -60,6 +64,25 @@ public struct ClientLedger: Sendable, Equatable, Codable {
         lastActive: try container.decode(UInt64.self, forKey: .lastActive),
         generation: try container.decodeIfPresent(UInt64.self, forKey: .generation) ?? 0)
       rejections = try container.decode([UInt64: Rejection].self, forKey: .rejections)
+      rejectedRuns =
+        try container.decodeIfPresent([RejectedRun].self, forKey: .rejectedRuns) ?? []
+    }
+
+    /// The rejection the ledger keeps for `number`, alone or in a run.
+    public func rejection(of number: UInt64) -> Rejection? {
+      if let rejection = rejections[number] { return rejection }
+      return rejectedRuns.last { $0.numbers.contains(number) }?.rejection
+    }
+  }
+
+  /// Consecutive numbers of one client rejected with one rejection.
+  public struct RejectedRun: Sendable, Equatable, Codable {
+    public var numbers: ClosedRange<UInt64>
+    public var rejection: Rejection
+
+    public init(numbers: ClosedRange<UInt64>, rejection: Rejection) {
+      self.numbers = numbers
+      self.rejection = rejection
     }
   }
 
@@ -94,6 +117,8 @@ public struct ClientLedger: Sendable, Equatable, Codable {
   public var maximumClients: Int
   /// The most rejections kept per client (the latest, by number).
   public static let rejectionsKept = 64
+  /// The most runs of numbers rejected together kept per client (the latest).
+  public static let rejectedRunsKept = 16
   /// The latest ``Entry/lastActive`` of any client this ledger has forgotten (0 when it never
   /// forgot one): a client's action applied after this sequence is still in the ledger. The
   /// leader sends it in `WELCOME`, so a follower that finds itself unknown can tell whether an
@@ -135,7 +160,7 @@ public struct ClientLedger: Sendable, Equatable, Codable {
     let entry = entries[client]
     let last = entry?.lastNumber ?? 0
     if number <= last {
-      if let rejection = entry?.rejections[number] { return .rejected(rejection) }
+      if let rejection = entry?.rejection(of: number) { return .rejected(rejection) }
       return .duplicate(sequence: entry?.lastSequence ?? 0)
     }
     if number == last + 1 { return .apply }
@@ -225,7 +250,8 @@ public struct ClientLedger: Sendable, Equatable, Codable {
     update(client) { entry in
       entry = before ?? .unused
       entry.rejections = after.rejections
-      for number in undone { entry.rejected(number, now: now, rejection: rejection) }
+      entry.rejectedRuns = after.rejectedRuns
+      entry.rejected(runsOf: undone, now: now, rejection: rejection)
       entry.lastNumber = after.lastNumber
       entry.generation = after.generation
       entry.lastActive = now
@@ -369,6 +395,27 @@ extension ClientLedger.Entry {
     lastNumber = number
     lastSequence = sequence
     lastActive = sequence
+  }
+
+  /// Records `numbers` rejected with `rejection`: each run of consecutive numbers as one
+  /// ``ClientLedger/RejectedRun`` (a single number as a rejection of its own).
+  fileprivate mutating func rejected(runsOf numbers: [UInt64], now: UInt64, rejection: Rejection) {
+    var start = 0
+    let sorted = numbers.sorted()
+    while start < sorted.count {
+      var end = start
+      while end + 1 < sorted.count, sorted[end + 1] == sorted[end] + 1 { end += 1 }
+      if end == start {
+        rejected(sorted[start], now: now, rejection: rejection)
+      } else {
+        lastNumber = max(lastNumber, sorted[end])
+        lastActive = now
+        rejectedRuns.append(
+          ClientLedger.RejectedRun(numbers: sorted[start]...sorted[end], rejection: rejection))
+        if rejectedRuns.count > ClientLedger.rejectedRunsKept { rejectedRuns.removeFirst() }
+      }
+      start = end + 1
+    }
   }
 
   fileprivate mutating func rejected(_ number: UInt64, now: UInt64, rejection: Rejection) {
