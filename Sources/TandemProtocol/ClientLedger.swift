@@ -107,6 +107,12 @@ public struct ClientLedger: Sendable, Equatable, Codable {
     case rejected(Rejection)
     /// A number is missing before it; refuse and expect this number first.
     case outOfOrder(expected: UInt64)
+    /// The sender's generation is one the ledger did not hand or no longer records, or the
+    /// ledger holds nothing of its client id (it forgot the client, or lost the end of its
+    /// history): its number says nothing the ledger can check (number 1 could apply an action
+    /// a second time), so refuse it without using it up; the sender realigns with `HELLO`,
+    /// whose `WELCOME` says which of its actions may have been applied.
+    case unknownSender
   }
 
   /// The entries by client id.
@@ -172,9 +178,12 @@ public struct ClientLedger: Sendable, Equatable, Codable {
   /// new owner:
   /// - the process that owns the id keeps it (`generation` is the ledger's);
   /// - a process handed an older generation than the ledger's was taken over, and is refused;
-  /// - a generation above the ledger's is one this ledger did not record (it lost the `HELLO`
-  ///   that handed it, or the process was welcomed in another history): the process owns the
-  ///   id under it;
+  /// - a generation above the ledger's is one this ledger did not hand or no longer records (it
+  ///   lost the `HELLO` that handed it with the end of a journal, or the process was welcomed in
+  ///   another history): the ledger cannot tell that process from another one that holds such a
+  ///   generation too (two processes started with one client id while a leader without its
+  ///   ledger restarted), so it hands it a new generation above both, and the process owns the
+  ///   id from now on, as a new process would;
   /// - a new process takes the id over under the ledger's generation plus `fresh`. The random
   ///   step keeps the generations of two ledgers apart (a leader that started a new history
   ///   hands out generations a returning process may also hold from the old one): two
@@ -188,8 +197,8 @@ public struct ClientLedger: Sendable, Equatable, Codable {
     let current = entries[client]?.generation ?? 0
     if generation != 0 && generation < current { return .superseded(current: current) }
     if generation != 0 && generation == current { return .welcome(generation: generation) }
-    let (stepped, overflow) = current.addingReportingOverflow(max(fresh, 1))
-    let owner = generation != 0 ? generation : (overflow ? UInt64.max : stepped)
+    let (stepped, overflow) = max(current, generation).addingReportingOverflow(max(fresh, 1))
+    let owner = overflow ? UInt64.max : stepped
     own(client, generation: owner, now: now)
     return .welcome(generation: owner)
   }
@@ -200,20 +209,23 @@ public struct ClientLedger: Sendable, Equatable, Codable {
     case owner
     /// A process another process took the client id over from: refuse it (`superseded`).
     case superseded(current: UInt64)
+    /// A generation this ledger did not hand or no longer records (see
+    /// ``hello(client:generation:now:fresh:)``), or a client it holds nothing of: the sender
+    /// must say `HELLO` to this ledger before its numbers mean anything here.
+    case unknown
   }
 
   /// Who sent an action of `client` from a process handed `generation`: a generation below the
-  /// ledger's is a process taken over; one above it, a generation this ledger did not record,
-  /// becomes the owner's (as at ``hello(client:generation:now:fresh:)``). `now` is the leader's
+  /// ledger's is a process taken over; one above it (or any, for a client the ledger does not
+  /// hold) is one this ledger did not hand or no longer records. `now` is the leader's
   /// sequence.
   public mutating func admit(client: String, generation: UInt64, now: UInt64) -> Sender {
     guard generation != 0 else { return .owner }
     let current = entries[client]?.generation ?? 0
     if generation < current { return .superseded(current: current) }
-    if generation > current { own(client, generation: generation, now: now) }
+    if generation > current { return .unknown }
     return .owner
   }
-
   /// Makes `generation` the owner's of `client` (a new entry is active at `now`).
   private mutating func own(_ client: String, generation: UInt64, now: UInt64) {
     if entries[client] != nil {

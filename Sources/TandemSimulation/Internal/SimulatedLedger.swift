@@ -31,7 +31,6 @@ struct SimulatedLedger: LeaderLedger {
       unchecked.generation = 0
       judgement = ledger.judge(unchecked, now: sequence)
     }
-    if case .verdict(_, adopted: true) = judgement { changed.insert(forwarded.client) }
     return judgement
   }
 
