@@ -6,13 +6,9 @@ import Testing
 /// breaks on purpose is reported as a violation (so its checks can fail).
 @Suite("Deterministic simulation of the protocol")
 struct SimulationTests {
-  /// Faults of every kind but a second process on a running process's client id, whose
-  /// remaining holes the simulator still finds (see the protocol's notes on shared client ids).
-  static let without: Set<FaultKind> = [.sharedClientID]
-
   @Test("fixed seeds run without a violation", arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
   func fixedSeed(_ seed: UInt64) {
-    let report = Simulation(seed: seed, without: Self.without).run(steps: 4_000)
+    let report = Simulation(seed: seed).run(steps: 4_000)
     #expect(report.violations.isEmpty, "\(report)\n\(report.violations.map(\.description))")
     #expect(report.faults.values.reduce(0, +) > 0)
     #expect((report.counts["actions acknowledged"] ?? 0) > 100)
