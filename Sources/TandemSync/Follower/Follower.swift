@@ -39,6 +39,11 @@ public final class Follower<State: Codable & Sendable>: Sendable {
   /// with the `TandemMetrics` module's `MetricsServer`.
   public let metrics = MetricsRegistry()
 
+  /// The follower's state and action schemas, which `HELLO` carries: a leader of another
+  /// build admits the follower when they are compatible with its own (see
+  /// <doc:SchemaEvolution>).
+  public let schema: ApplicationSchema
+
   private let core: FollowerCore<TypedReplicaModel<State>>
   private let registry: ActionRegistry
 
@@ -53,11 +58,14 @@ public final class Follower<State: Codable & Sendable>: Sendable {
   {
     let fingerprint = SchemaFingerprint.of(
       State.self, registry: registry, version: configuration.schemaVersion)
+    let schema = ApplicationSchema(
+      State.self, registry: registry, version: configuration.schemaVersion)
     let core = try await FollowerCore(
-      configuration: configuration, fingerprint: fingerprint,
+      configuration: configuration, fingerprint: fingerprint, schema: schema,
       makeModel: { TypedReplicaModel<State>() })
     self.core = core
     self.registry = registry
+    self.schema = schema
     metrics.addCollector(FollowerMetrics.collector(core: core))
     let log = TandemLogger(label: "follower[\(configuration.clientID)]")
     // The store holds the core weakly: a store the caller keeps must not keep the follower.

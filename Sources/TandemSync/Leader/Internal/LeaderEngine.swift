@@ -57,7 +57,7 @@ final class LeaderEngine<State: Codable & Sendable> {
   init(
     scope: LoopScope, store: Store<State>, registry: ActionRegistry,
     history: LeaderHistory<State>, differ: LeaderDiffer, configuration: LeaderConfiguration,
-    fingerprint: String,
+    fingerprint: String, schema: ApplicationSchema,
     journal: Journal?, recentDeltas: [Delta]
   ) throws {
     self.scope = scope
@@ -91,15 +91,16 @@ final class LeaderEngine<State: Codable & Sendable> {
     try control.bind(configuration.control)
     controlEndpoint = (try control.lastEndpoint).description
 
+    var rules = LeaderProtocol.Configuration(
+      fingerprint: fingerprint,
+      heartbeatMilliseconds: UInt64(configuration.heartbeatInterval.milliseconds),
+      updatesEndpoint: updatesEndpoint, limits: Self.limits(of: configuration),
+      maximumCatchUpBytes: configuration.maximumCatchUpBytes, hasJournal: journal != nil,
+      maximumFollowers: configuration.maximumFollowers,
+      backlogCount: configuration.backlogCount, backlogBytes: configuration.backlogBytes)
+    rules.schema = schema
     core = LeaderProtocol(
-      epoch: history.epoch, sequence: published.sequence,
-      configuration: LeaderProtocol.Configuration(
-        fingerprint: fingerprint,
-        heartbeatMilliseconds: UInt64(configuration.heartbeatInterval.milliseconds),
-        updatesEndpoint: updatesEndpoint, limits: Self.limits(of: configuration),
-        maximumCatchUpBytes: configuration.maximumCatchUpBytes, hasJournal: journal != nil,
-        maximumFollowers: configuration.maximumFollowers,
-        backlogCount: configuration.backlogCount, backlogBytes: configuration.backlogBytes),
+      epoch: history.epoch, sequence: published.sequence, configuration: rules,
       recentDeltas: recentDeltas)
     effects.reserveCapacity(256)
 
