@@ -125,4 +125,79 @@ struct SchemaEvolutionTests {
       #expect(model.stateHash(of: replica) == document.canonicalHash())
     }
   }
+
+  @Test func aV2LeaderStartsFromAV1JournalAndKeepsItReplayable() async throws {
+    let directory = try LeaderDirectory()
+    let path = directory.journal
+    let v1 = try await versionedLeader(
+      CounterV1.store(), registry: CounterV1.registry, journal: path)
+    let early = try await versionedFollower(
+      CounterV1.State.self, of: v1.controlEndpoint, registry: CounterV1.registry)
+    _ = try await Self.load(early, count: 50)
+    await early.stop()
+    await v1.stop()
+
+    let v2 = try await versionedLeader(
+      CounterV2.store(), registry: CounterV2.registry, journal: path)
+    // The v1 history decoded with v2's defaults.
+    #expect(v2.store.state.counter == 50)
+    #expect(v2.store.state.hits == 0)
+    let old = try await versionedFollower(
+      CounterV1.State.self, of: v2.controlEndpoint, registry: CounterV1.registry)
+    let new = try await versionedFollower(
+      CounterV2.State.self, of: v2.controlEndpoint, registry: CounterV2.registry)
+    async let fromOld = Self.load(old, count: 100)
+    async let fromNew = Self.load(new, count: 100)
+    let fromBoth = try await (fromOld, fromNew)
+    #expect(Set(fromBoth.0 + fromBoth.1).count == 200)
+    #expect(v2.store.state.counter == 250)
+    #expect(v2.store.state.hits == 200)
+    try await Self.expectVerified(old, at: v2)
+    try await Self.expectVerified(new, at: v2)
+    await old.stop()
+    await new.stop()
+    await v2.stop()
+
+    // The journal now replays from a snapshot in v2's encoding, recorded with v2's schema.
+    let reader = try Journal(readingAt: path)
+    let snapshot = try #require(try reader.latestSnapshot())
+    #expect(
+      try SchemaDescription(json: try JSONParser().parse(snapshot.schema))
+        == SchemaDescription(of: CounterV2.State.self))
+    reader.close()
+    let again = try await versionedLeader(
+      CounterV2.store(), registry: CounterV2.registry, journal: path)
+    #expect(again.store.state.counter == 250)
+    #expect(again.store.state.hits == 200)
+    await again.stop()
+  }
+
+  @Test func aV3LeaderRefusesAV1JournalNamingTheFieldAndWritesNothing() async throws {
+    let directory = try LeaderDirectory()
+    let path = directory.journal
+    let v1 = try await versionedLeader(
+      CounterV1.store(), registry: CounterV1.registry, journal: path)
+    v1.store.dispatch(CounterV1.Increase())
+    await eventually("the increase is journaled") {
+      (try? await v1.statistics().sequence) == 1
+    }
+    await v1.stop()
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    await #expect {
+      _ = try await versionedLeader(
+        CounterV3.store(), registry: CounterV3.registry, journal: path)
+    } throws: { error in
+      guard case .unreplayableJournal(_, _, let reason) = error as? LeaderError else {
+        return false
+      }
+      return reason.contains("the journal's state at /counter")
+        && reason.contains("this leader reads String, the journal writes Int")
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    // The v1 build still starts from it, as it was.
+    let back = try await versionedLeader(
+      CounterV1.store(), registry: CounterV1.registry, journal: path)
+    #expect(back.store.state.counter == 1)
+    await back.stop()
+  }
 }

@@ -14,6 +14,8 @@ final class LeaderEngine<State: Codable & Sendable> {
   let history: LeaderHistory<State>
   let configuration: LeaderConfiguration
   let fingerprint: String
+  /// The state type's schema as canonical JSON, recorded with each journal snapshot.
+  let stateSchema: [UInt8]
   let updates: Socket
   let control: Socket
   let controlEndpoint: String
@@ -68,6 +70,7 @@ final class LeaderEngine<State: Codable & Sendable> {
     self.configuration = configuration
     self.log = configuration.log
     self.fingerprint = fingerprint
+    self.stateSchema = schema.state.json.canonicalBytes()
     self.journal = journal
     (published, publishedState) = history.read {
       ((sequence: $0.sequence, ledger: $0.ledger), $0.state)
@@ -220,7 +223,7 @@ final class LeaderEngine<State: Codable & Sendable> {
     do {
       try journal.writeSnapshot(
         sequence: snapshot.sequence, document: snapshot.document,
-        ledger: published.ledger)
+        ledger: published.ledger, schema: stateSchema)
       counters.journalSnapshots += 1
     } catch {
       log.error("the journal refused a snapshot at \(snapshot.sequence): \(error)")
