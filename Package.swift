@@ -87,7 +87,7 @@ let package = Package(
       name: "counter",
       dependencies: [
         "CounterExample", "Tandem", "StatePatch", "TandemJournal", "TandemSync", "CommandLineKit",
-        "TandemMetrics",
+        "TandemMetrics", "TandemProtocol",
       ]
     ),
 
@@ -110,7 +110,7 @@ let package = Package(
       name: "github-browser",
       dependencies: [
         "GitHubBrowser", "MicroHTTP", "CommandLineKit", "Tandem", "TandemJournal", "TandemSync",
-        "TandemMetrics",
+        "TandemMetrics", "TandemProtocol",
       ]
     ),
 
