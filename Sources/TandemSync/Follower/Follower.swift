@@ -40,8 +40,8 @@ public final class Follower<State: Codable & Sendable>: Sendable {
   public let metrics = MetricsRegistry()
 
   /// The follower's state and action schemas, which `HELLO` carries: a leader of another
-  /// build admits the follower when they are compatible with its own (see
-  /// <doc:SchemaEvolution>).
+  /// build admits the follower when they are compatible with its own (see the SchemaEvolution
+  /// article of TandemProtocol).
   public let schema: ApplicationSchema
 
   private let core: FollowerCore<TypedReplicaModel<State>>

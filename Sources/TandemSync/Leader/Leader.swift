@@ -42,7 +42,8 @@ public final class Leader<State: Codable & Sendable>: Sendable {
   /// The leader's epoch.
   public let epoch: Epoch
   /// The schema fingerprint of the leader's build: a follower whose fingerprint differs is
-  /// admitted only if its ``schema`` is compatible (see <doc:SchemaEvolution>).
+  /// admitted only if its ``schema`` is compatible (see the SchemaEvolution article of
+  /// TandemProtocol).
   public let fingerprint: String
   /// The leader's state and action schemas, which `WELCOME` carries.
   public let schema: ApplicationSchema
