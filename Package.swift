@@ -119,7 +119,16 @@ let package = Package(
     .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
     .testTarget(name: "TandemProtocolTests", dependencies: ["TandemProtocol"]),
     .testTarget(
-      name: "TandemSyncTests", dependencies: ["TandemProtocol", "TandemJournal", "TandemSync"]
+      name: "TandemSyncTests",
+      dependencies: ["TandemProtocol", "TandemJournal", "TandemSync", "CounterVersions"]
+    ),
+    // Versions of a counter's state and actions, for the schema-evolution tests and for
+    // `rolling-upgrade-helper`, the processes of scripts/checks/rolling-upgrade.
+    .target(name: "CounterVersions", dependencies: ["Tandem"], path: "Tests/CounterVersions"),
+    .executableTarget(
+      name: "rolling-upgrade-helper",
+      dependencies: ["CounterVersions", "Tandem", "TandemSync", "CommandLineKit"],
+      path: "Tests/RollingUpgradeHelper"
     ),
     .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
     // A stand-in for swift-log's `Logging` module (SwiftPM cannot fetch packages here), and

@@ -1,3 +1,4 @@
+import CounterVersions
 import Foundation
 import StatePatch
 import Tandem
@@ -201,8 +202,11 @@ struct SchemaEvolutionTests {
     await back.stop()
   }
 
-  /// The bytes of the journal at `path` and of its write-ahead log (nil where there is none).
+  /// The bytes of the journal at `path` and of its write-ahead log (nil where there is none,
+  /// or an empty one).
   static func journalFiles(_ path: String) -> [Data?] {
-    [path, path + "-wal"].map { FileManager.default.contents(atPath: $0) }
+    [path, path + "-wal"].map { file in
+      FileManager.default.contents(atPath: file).flatMap { $0.isEmpty ? nil : $0 }
+    }
   }
 }

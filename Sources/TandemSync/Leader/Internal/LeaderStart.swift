@@ -60,25 +60,39 @@ struct LeaderStart<State: Codable & Sendable>: Sendable {
     var ledger = recovery.ledger
     ledger.idleLimit = configuration.ledgerIdleLimit
     ledger.maximumClients = configuration.maximumLedgerClients
-    // A journal another build wrote (another schema, or a document this build encodes
-    // otherwise, as with a new defaulted field): a snapshot of the state as this build encodes
-    // it, so that the deltas it appends apply to that document when the journal replays.
+    // A journal another build wrote: its document may not be the one this build encodes (a
+    // new defaulted field is absent from it). A delta from it to this build's encoding, as the
+    // next sequence, brings the journal and the replicas that follow this epoch to the
+    // document the deltas of this build patch; then a snapshot records this build's schema.
     var encoder = StateEncoder()
     let document = try encoder.encode(state)
-    if snapshot.schema != schemaBytes || document != replayed.document {
+    var sequence = recovery.sequence
+    var recentDeltas = recovery.deltas
+    if document != replayed.document {
+      sequence += 1
+      let migration = Delta(
+        sequence: sequence, origin: .leader, tag: Self.migrationTag,
+        patch: JSONPatch(from: replayed.document, to: document).json.canonicalBytes())
+      _ = try journal.append([migration])
+      recentDeltas.append(migration)
+      log.info("migrated \(path) to this build's encoding of the state: delta \(sequence)")
+    }
+    if snapshot.schema != schemaBytes {
       try journal.writeSnapshot(
-        sequence: recovery.sequence, document: document.canonicalBytes(), ledger: ledger,
+        sequence: sequence, document: document.canonicalBytes(), ledger: ledger,
         schema: schemaBytes)
-      log.info(
-        "migrated \(path) to this build's state schema: a snapshot at \(recovery.sequence)")
+      log.info("recorded this build's state schema in \(path) with a snapshot at \(sequence)")
     }
     log.info(
       "recovered \(path): snapshot at \(snapshot.sequence) + \(recovery.deltas.count) deltas, "
         + "epoch \(recovery.epoch) (\(recovery.epochContinuity))")
     self.init(
-      epoch: recovery.epoch, sequence: recovery.sequence, state: state, ledger: ledger,
-      recovered: true, recentDeltas: recovery.deltas, journal: journal)
+      epoch: recovery.epoch, sequence: sequence, state: state, ledger: ledger,
+      recovered: true, recentDeltas: recentDeltas, journal: journal)
   }
+
+  /// The tag of the delta that migrates a journal's document to this build's encoding.
+  static var migrationTag: String { "tandem.schema-migration" }
 
   private init(
     epoch: Epoch, sequence: UInt64, state: State, ledger: ClientLedger, recovered: Bool,
