@@ -66,7 +66,8 @@ public struct SchemaDiff: Sendable {
     case [.leaderFirst]:
       lines.append("rolling upgrade: safe if the leader is replaced before any follower")
     default:
-      lines.append("rolling upgrade: not safe in any order; stop every process, then start the new build")
+      lines.append(
+        "rolling upgrade: not safe in any order; stop every process, then start the new build")
     }
     return lines.joined(separator: "\n")
   }

@@ -69,7 +69,9 @@ public struct ApplicationSchema: Sendable, Hashable {
         detail: "not a Tandem application schema of format \(Self.format) "
           + "(\"tandem-schema\", \"version\", \"state\", \"actions\")")
     }
-    func described(_ json: JSONValue, at token: [String]) throws(SchemaDescriptionError)
+    func described(
+      _ json: JSONValue, at token: [String]
+    ) throws(SchemaDescriptionError)
       -> SchemaDescription
     {
       do {

@@ -149,7 +149,9 @@ public enum ControlReply: Sendable, Equatable {
   }
   /// Reads the frames of a `WELCOME` after its command (a leader without the schema frame
   /// sends none).
-  private static func welcome(reading reader: inout FrameReader) throws(ProtocolViolation)
+  private static func welcome(
+    reading reader: inout FrameReader
+  ) throws(ProtocolViolation)
     -> ControlReply
   {
     let epoch = Epoch(rawValue: try reader.integer("epoch"))

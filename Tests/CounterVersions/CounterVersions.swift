@@ -91,4 +91,3 @@ public enum CounterV3 {
     Store(reducer: { (_: inout State, _: any Action) in }, state: State())
   }
 }
-

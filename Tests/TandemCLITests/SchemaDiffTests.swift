@@ -12,7 +12,9 @@ import Testing
   struct V3: Codable { var mode: Int }
   struct Ping: Action, Codable {}
 
-  static func schema<S: Codable>(_ type: S.Type, actions: ActionRegistry = ActionRegistry())
+  static func schema<S: Codable>(
+    _ type: S.Type, actions: ActionRegistry = ActionRegistry()
+  )
     -> ApplicationSchema
   {
     ApplicationSchema(type, registry: actions, version: "1")
@@ -31,7 +33,8 @@ import Testing
     let diff = SchemaDiff(old: Self.schema(V1.self), new: Self.schema(V2.self))
     #expect(diff.safeOrders == [.followersFirst])
     #expect(diff.report.contains("old followers with a new leader: incompatible"))
-    #expect(diff.report.contains(#"the state at /mode: enumeration case "paused" cannot be decoded"#))
+    #expect(
+      diff.report.contains(#"the state at /mode: enumeration case "paused" cannot be decoded"#))
     #expect(diff.report.hasSuffix("safe if every follower is replaced before the leader"))
   }
 
@@ -39,6 +42,7 @@ import Testing
     let diff = SchemaDiff(old: Self.schema(V1.self), new: Self.schema(V3.self))
     #expect(diff.safeOrders.isEmpty)
     #expect(diff.report.contains("the journal's state at /mode: the type changed"))
-    #expect(diff.report.hasSuffix("not safe in any order; stop every process, then start the new build"))
+    #expect(
+      diff.report.hasSuffix("not safe in any order; stop every process, then start the new build"))
   }
 }

@@ -21,7 +21,9 @@ struct SchemaCompatibilityTests {
   }
 
   static let rows: [Row] = [
-    Row(name: "identical schemas", follower: V.schema(V.StateV1.self), leader: V.schema(V.StateV1.self), conflicts: []),
+    Row(
+      name: "identical schemas", follower: V.schema(V.StateV1.self),
+      leader: V.schema(V.StateV1.self), conflicts: []),
     Row(
       name: "added defaulted and optional state fields: an old follower ignores them",
       follower: V.schema(V.StateV1.self), leader: V.schema(V.StateV2.self), conflicts: []),
@@ -57,7 +59,10 @@ struct SchemaCompatibilityTests {
       name: "refused: a field's type changed",
       follower: V.schema(V.StateV3.self), leader: V.schema(V.StateV1.self),
       conflicts: [
-        ["the state at /counter", "the type changed", "the follower reads String", "the leader writes Int"]
+        [
+          "the state at /counter", "the type changed", "the follower reads String",
+          "the leader writes Int",
+        ]
       ]),
     Row(
       name: "refused: a required field added without a default",
@@ -86,7 +91,12 @@ struct SchemaCompatibilityTests {
         V.StateV1.self,
         ActionRegistry().registering(V.Increase.self, tag: "increase")
           .registering(V.SetCounterWithReason.self, tag: "set")),
-      conflicts: [["action \"set\" at /reason", "the leader reads String", "the follower writes no such field"]]),
+      conflicts: [
+        [
+          "action \"set\" at /reason", "the leader reads String",
+          "the follower writes no such field",
+        ]
+      ]),
     Row(
       name: "refused: another schema version",
       follower: V.schema(V.StateV1.self, version: "2"), leader: V.schema(V.StateV1.self),

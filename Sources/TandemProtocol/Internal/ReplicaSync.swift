@@ -115,8 +115,7 @@ package struct ReplicaSync {
   }
 
   /// The `HELLO` this process says, on joining and to realign.
-  package func hello(client: String, fingerprint: String, schema: Frame? = nil) -> ControlRequest
-  {
+  package func hello(client: String, fingerprint: String, schema: Frame? = nil) -> ControlRequest {
     .hello(
       version: ControlRequest.version, client: client, fingerprint: fingerprint,
       generation: generation, schema: schema)

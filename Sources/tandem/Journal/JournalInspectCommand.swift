@@ -27,7 +27,9 @@ let journalInspectCommand = Command(
 )
 
 /// The human-readable report.
-func inspectText(path: String, _ stats: JournalStats, schema: SnapshotSchema = .none)
+func inspectText(
+  path: String, _ stats: JournalStats, schema: SnapshotSchema = .none
+)
   -> String
 {
   let range =
@@ -67,7 +69,9 @@ func inspectText(path: String, _ stats: JournalStats, schema: SnapshotSchema = .
 }
 
 /// The JSON report: one object, sizes in bytes, the epoch and hash as 16 hex digits.
-func inspectJSON(path: String, _ stats: JournalStats, schema: SnapshotSchema = .none)
+func inspectJSON(
+  path: String, _ stats: JournalStats, schema: SnapshotSchema = .none
+)
   -> String
 {
   let snapshot =

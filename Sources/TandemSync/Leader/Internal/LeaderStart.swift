@@ -113,7 +113,9 @@ struct LeaderStart<State: Codable & Sendable>: Sendable {
   ///
   /// - Throws: ``LeaderError/unreplayableJournal(path:sequence:reason:)`` naming each field
   ///   this build cannot read.
-  private static func readable(path: String, schema: SchemaDescription) throws -> (
+  private static func readable(
+    path: String, schema: SchemaDescription
+  ) throws -> (
     sequence: UInt64, snapshot: UInt64, state: State, document: JSONValue
   )? {
     guard let reader = try? Journal(readingAt: path) else { return nil }
