@@ -1,6 +1,8 @@
+import Foundation
 import Tandem
 import TandemCLI
 import TandemProtocol
+import TandemSync
 import Testing
 
 /// `tandem schema diff`'s verdicts: which rolling-upgrade orders are safe.
@@ -44,5 +46,21 @@ import Testing
     #expect(diff.report.contains("the journal's state at /mode: the type changed"))
     #expect(
       diff.report.hasSuffix("not safe in any order; stop every process, then start the new build"))
+  }
+
+  @Test func journalInspectShowsTheSnapshotsStateSchema() async throws {
+    let directory = NSTemporaryDirectory() + "tandem-schema-test-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let path = directory + "/leader.journal"
+    let leader = try await makeShelfLeader { $0.journalPath = path }
+    await leader.stop()
+    let inspected = try await TandemProcess.run(["journal", "inspect", "--db", path])
+    #expect(inspected.status == 0)
+    #expect(
+      inspected.output.contains(
+        "state schema     TandemCLITests.Shelf {books: [String], count: Int}"))
+    let json = try await TandemProcess.run(["journal", "inspect", "--db", path, "--json"])
+    #expect(json.output.contains(#""stateSchema":{"shape":{"object":{"books""#))
   }
 }

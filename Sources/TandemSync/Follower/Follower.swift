@@ -138,7 +138,7 @@ public final class Follower<State: Codable & Sendable>: Sendable {
   /// (or the release of the last reference); otherwise it stopped by itself:
   /// ``FollowerError/refused(code:message:)`` when another process took its client id
   /// (`superseded`), or when the leader it rejoined refused its protocol version (`version`) or
-  /// its schema (`fingerprint`). Read it once ``connectionChanges()`` has ended.
+  /// its schema (`schema`, or `fingerprint` from a leader without schemas). Read it once ``connectionChanges()`` has ended.
   ///
   /// ```swift
   /// for await _ in try await follower.connectionChanges() {}
