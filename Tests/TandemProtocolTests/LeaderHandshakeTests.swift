@@ -218,3 +218,51 @@ struct LeaderSchemaHandshakeTests {
     #expect(try ControlReply(frames: welcome.frames) == welcome)
   }
 }
+
+/// The follower's side of the schema exchange.
+@Suite("Follower protocol: the leader's schema in WELCOME")
+struct FollowerSchemaTests {
+  typealias V = SchemaVersions
+
+  func joined(_ schema: ApplicationSchema, welcome leader: ApplicationSchema?) -> [FollowerEffect] {
+    let now = ContinuousClock.now
+    var follower = FollowerProtocol(
+      client: "c", fingerprint: "f", schema: schema, capacity: 10, silenceLimit: .seconds(5),
+      resendAfter: .seconds(1), now: now)
+    let hello = follower.connected(now: now)
+    #expect(
+      hello == [
+        .send(
+          .hello(
+            version: ControlRequest.version, client: "c", fingerprint: "f",
+            schema: schema.frame))
+      ])
+    return follower.received(
+      .welcome(
+        Epoch(rawValue: 1), sequence: 0, lastNumber: 0, forgottenThrough: 0,
+        heartbeatMilliseconds: 100, updates: "inproc://u", schema: leader?.frame), now: now)
+  }
+
+  func logs(_ effects: [FollowerEffect]) -> [String] {
+    effects.compactMap {
+      if case .log(_, let message, _) = $0 { return message }
+      return nil
+    }
+  }
+
+  @Test("a follower says which of its actions the leader's schema lacks")
+  func namesTheTagsTheLeaderLacks() {
+    let effects = joined(
+      V.schema(V.StateV1.self, V.v2Actions), welcome: V.schema(V.StateV1.self))
+    #expect(
+      logs(effects).contains { $0.contains("lacks this follower's actions reset") })
+  }
+
+  @Test("nothing to say when the leader knows every action, or sent no schema")
+  func silentOtherwise() {
+    #expect(
+      logs(joined(V.schema(V.StateV1.self), welcome: V.schema(V.StateV2.self, V.v2Actions))).isEmpty
+    )
+    #expect(logs(joined(V.schema(V.StateV1.self, V.v2Actions), welcome: nil)).isEmpty)
+  }
+}
