@@ -33,8 +33,9 @@ struct SchemaEvolutionTests {
     async let fromNew = Self.load(new, count: 300)
     let fromBoth = try await (fromOld, fromNew)
     let sequences = fromBoth.0 + fromBoth.1
-    // Every action applied exactly once, each at a sequence of its own.
-    #expect(Set(sequences).count == 600)
+    // Every action acknowledged, and applied exactly once (the counter). A resent duplicate is
+    // answered with the client's latest sequence, so sequences may repeat.
+    #expect(sequences.count == 600)
     #expect(leader.store.state.counter == 600)
     #expect(leader.store.state.hits == 600)
     let reset = try await new.send(CounterV2.Reset(note: "from v2")).applied()
@@ -60,7 +61,8 @@ struct SchemaEvolutionTests {
     async let fromOld = Self.load(old, count: 200)
     async let fromNew = Self.load(new, count: 200)
     let fromBoth = try await (fromOld, fromNew)
-    #expect(Set(fromBoth.0 + fromBoth.1).count == 400)
+    #expect(fromBoth.0.count + fromBoth.1.count == 400)
+    #expect(leader.store.state.counter == 400)
     await #expect {
       _ = try await new.send(CounterV2.Reset(note: "too new")).applied()
     } throws: { error in
@@ -150,7 +152,7 @@ struct SchemaEvolutionTests {
     async let fromOld = Self.load(old, count: 100)
     async let fromNew = Self.load(new, count: 100)
     let fromBoth = try await (fromOld, fromNew)
-    #expect(Set(fromBoth.0 + fromBoth.1).count == 200)
+    #expect(fromBoth.0.count + fromBoth.1.count == 200)
     #expect(v2.store.state.counter == 250)
     #expect(v2.store.state.hits == 200)
     try await Self.expectVerified(old, at: v2)
