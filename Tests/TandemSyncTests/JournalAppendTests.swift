@@ -1,8 +1,8 @@
-import Testing
 
 @testable import TandemJournal
 @testable import TandemProtocol
 @testable import TandemSync
+import Testing
 
 @Suite("Journal: append")
 struct JournalAppendTests {
