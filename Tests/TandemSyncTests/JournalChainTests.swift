@@ -89,7 +89,7 @@ struct JournalChainTests {
       let leader = try Journal(path: path, configuration: .init(durability: .normal))
       #expect(try leader.recover().sequence == 6)
       try leader.append(journalDeltas(7...7))
-      #expect(try leader.stats().formatVersion == 5)
+      #expect(try leader.stats().formatVersion == JournalSchema.version)
       leader.close()
       #expect(try Journal(readingAt: path).verify().problems == [])
     }

@@ -39,6 +39,7 @@ extension JournalSession {
             try connection.execute(JournalSchema.addChainColumn)
             try fillChain()
           }
+          if version <= 5 { try connection.execute(JournalSchema.addSchemaColumn) }
           try connection.execute(JournalSchema.upgradeToCurrent)
         }
       }

@@ -41,8 +41,12 @@ public final class Leader<State: Codable & Sendable>: Sendable {
   public let updatesEndpoint: String
   /// The leader's epoch.
   public let epoch: Epoch
-  /// The schema fingerprint followers must match.
+  /// The schema fingerprint of the leader's build: a follower whose fingerprint differs is
+  /// admitted only if its ``schema`` is compatible (see the SchemaEvolution article of
+  /// TandemProtocol).
   public let fingerprint: String
+  /// The leader's state and action schemas, which `WELCOME` carries.
+  public let schema: ApplicationSchema
 
   /// The leader's metrics, for Prometheus (see ``MetricsRegistry``): its sequence and epoch,
   /// actions, deltas, drops, followers and their lag, journal commit latency.
@@ -72,6 +76,8 @@ public final class Leader<State: Codable & Sendable>: Sendable {
     }
     let fingerprint = SchemaFingerprint.of(
       State.self, registry: registry, version: configuration.schemaVersion)
+    let schema = ApplicationSchema(
+      State.self, registry: registry, version: configuration.schemaVersion)
     let start: LeaderStart<State>
     do {
       start = try LeaderStart(
@@ -97,7 +103,8 @@ public final class Leader<State: Codable & Sendable>: Sendable {
         let engine = LoopBound(
           try LeaderEngine(
             scope: scope, store: store, registry: registry, history: history, differ: differ,
-            configuration: configuration, fingerprint: fingerprint, journal: journal,
+            configuration: configuration, fingerprint: fingerprint, schema: schema,
+            journal: journal,
             recentDeltas: start.recentDeltas),
           scope: scope)
         // Before the loop handles its first request (not before this job returns): an action
@@ -120,6 +127,7 @@ public final class Leader<State: Codable & Sendable>: Sendable {
     self.history = history
     self.epoch = start.epoch
     self.fingerprint = fingerprint
+    self.schema = schema
     (controlEndpoint, updatesEndpoint) = endpoints
     metrics.addCollector(LeaderMetrics.collector(loop: loop, engine: engine))
     configuration.log.info(

@@ -1,9 +1,10 @@
 import CommandLineKit
+import StatePatch
 import TandemJournal
 import TandemSync
 
-/// `tandem journal inspect --db PATH [--json]`: the journal's epoch, sequences, snapshot,
-/// clients and sizes. Opens the file read-only, so it works while a leader runs.
+/// `tandem journal inspect --db PATH [--json]`: the journal's epoch, sequences, snapshot and
+/// the schema of the state type that wrote it, clients and sizes. Opens the file read-only, so it works while a leader runs.
 let journalInspectCommand = Command(
   name: "inspect",
   summary: "Print a journal's epoch, sequence range, snapshot, clients and sizes",
@@ -15,13 +16,22 @@ let journalInspectCommand = Command(
     let path = try journalPath(&arguments)
     let json = arguments.flag("json")
     try arguments.finish()
-    let stats = try readJournal(at: path).stats()
-    try writeLine(json ? inspectJSON(path: path, stats) : inspectText(path: path, stats))
+    let journal = try readJournal(at: path)
+    let stats = try journal.stats()
+    let schema = snapshotSchema(try journal.latestSnapshot())
+    try writeLine(
+      json
+        ? inspectJSON(path: path, stats, schema: schema)
+        : inspectText(path: path, stats, schema: schema))
   }
 )
 
 /// The human-readable report.
-func inspectText(path: String, _ stats: JournalStats) -> String {
+func inspectText(
+  path: String, _ stats: JournalStats, schema: SnapshotSchema = .none
+)
+  -> String
+{
   let range =
     stats.oldestSequence.map { "\($0)...\(stats.lastSequence)" } ?? "none kept"
   let snapshot =
@@ -40,6 +50,7 @@ func inspectText(path: String, _ stats: JournalStats) -> String {
         + "\(JournalOutput.size(stats.deltaBytes)) of patches"
     ),
     ("snapshot", snapshot),
+    ("state schema", schema.text),
     (
       "since snapshot",
       "\(stats.deltasSinceSnapshot) actions, \(JournalOutput.size(stats.bytesSinceSnapshot))"
@@ -58,7 +69,11 @@ func inspectText(path: String, _ stats: JournalStats) -> String {
 }
 
 /// The JSON report: one object, sizes in bytes, the epoch and hash as 16 hex digits.
-func inspectJSON(path: String, _ stats: JournalStats) -> String {
+func inspectJSON(
+  path: String, _ stats: JournalStats, schema: SnapshotSchema = .none
+)
+  -> String
+{
   let snapshot =
     stats.snapshotSequence.map { sequence in
       JournalOutput.object([
@@ -77,7 +92,9 @@ func inspectJSON(path: String, _ stats: JournalStats) -> String {
     ("patchCount", "\(stats.patchCount)"),
     ("deltaBytes", "\(stats.deltaBytes)"),
     ("snapshot", snapshot),
+    ("state schema", schema.text),
     ("snapshotCount", "\(stats.snapshotCount)"),
+    ("stateSchema", schema.json),
     ("deltasSinceSnapshot", "\(stats.deltasSinceSnapshot)"),
     ("bytesSinceSnapshot", "\(stats.bytesSinceSnapshot)"),
     ("clientCount", "\(stats.clientCount)"),
@@ -88,4 +105,42 @@ func inspectJSON(path: String, _ stats: JournalStats) -> String {
     ("pageCount", "\(stats.pageCount)"),
     ("freePages", "\(stats.freePages)"),
   ])
+}
+
+/// The schema recorded with a journal's latest snapshot.
+enum SnapshotSchema {
+  /// No snapshot.
+  case none
+  /// A snapshot stored before format version 6, which recorded no schema.
+  case notRecorded
+  case recorded(SchemaDescription)
+  /// Bytes that are not a schema description.
+  case unreadable(String)
+
+  /// One line: the state type and its shape.
+  var text: String {
+    switch self {
+    case .none: "none"
+    case .notRecorded: "not recorded (the snapshot was stored before format version 6)"
+    case .recorded(let schema): "\(schema.typeName) \(schema.shape.summary)"
+    case .unreadable(let reason): "unreadable: \(reason)"
+    }
+  }
+
+  /// The recorded description as JSON, or null.
+  var json: String {
+    if case .recorded(let schema) = self { return schema.json.canonicalText }
+    return "null"
+  }
+}
+
+/// The schema recorded with `snapshot`.
+func snapshotSchema(_ snapshot: JournalSnapshot?) -> SnapshotSchema {
+  guard let snapshot else { return .none }
+  guard !snapshot.schema.isEmpty else { return .notRecorded }
+  do {
+    return .recorded(try SchemaDescription(json: try JSONParser().parse(snapshot.schema)))
+  } catch {
+    return .unreadable("\(error)")
+  }
 }

@@ -14,6 +14,8 @@ final class LeaderEngine<State: Codable & Sendable> {
   let history: LeaderHistory<State>
   let configuration: LeaderConfiguration
   let fingerprint: String
+  /// The state type's schema as canonical JSON, recorded with each journal snapshot.
+  let stateSchema: [UInt8]
   let updates: Socket
   let control: Socket
   let controlEndpoint: String
@@ -57,7 +59,7 @@ final class LeaderEngine<State: Codable & Sendable> {
   init(
     scope: LoopScope, store: Store<State>, registry: ActionRegistry,
     history: LeaderHistory<State>, differ: LeaderDiffer, configuration: LeaderConfiguration,
-    fingerprint: String,
+    fingerprint: String, schema: ApplicationSchema,
     journal: Journal?, recentDeltas: [Delta]
   ) throws {
     self.scope = scope
@@ -68,6 +70,7 @@ final class LeaderEngine<State: Codable & Sendable> {
     self.configuration = configuration
     self.log = configuration.log
     self.fingerprint = fingerprint
+    self.stateSchema = schema.state.json.canonicalBytes()
     self.journal = journal
     (published, publishedState) = history.read {
       ((sequence: $0.sequence, ledger: $0.ledger), $0.state)
@@ -91,15 +94,16 @@ final class LeaderEngine<State: Codable & Sendable> {
     try control.bind(configuration.control)
     controlEndpoint = (try control.lastEndpoint).description
 
+    var rules = LeaderProtocol.Configuration(
+      fingerprint: fingerprint,
+      heartbeatMilliseconds: UInt64(configuration.heartbeatInterval.milliseconds),
+      updatesEndpoint: updatesEndpoint, limits: Self.limits(of: configuration),
+      maximumCatchUpBytes: configuration.maximumCatchUpBytes, hasJournal: journal != nil,
+      maximumFollowers: configuration.maximumFollowers,
+      backlogCount: configuration.backlogCount, backlogBytes: configuration.backlogBytes)
+    rules.schema = schema
     core = LeaderProtocol(
-      epoch: history.epoch, sequence: published.sequence,
-      configuration: LeaderProtocol.Configuration(
-        fingerprint: fingerprint,
-        heartbeatMilliseconds: UInt64(configuration.heartbeatInterval.milliseconds),
-        updatesEndpoint: updatesEndpoint, limits: Self.limits(of: configuration),
-        maximumCatchUpBytes: configuration.maximumCatchUpBytes, hasJournal: journal != nil,
-        maximumFollowers: configuration.maximumFollowers,
-        backlogCount: configuration.backlogCount, backlogBytes: configuration.backlogBytes),
+      epoch: history.epoch, sequence: published.sequence, configuration: rules,
       recentDeltas: recentDeltas)
     effects.reserveCapacity(256)
 
@@ -219,7 +223,7 @@ final class LeaderEngine<State: Codable & Sendable> {
     do {
       try journal.writeSnapshot(
         sequence: snapshot.sequence, document: snapshot.document,
-        ledger: published.ledger)
+        ledger: published.ledger, schema: stateSchema)
       counters.journalSnapshots += 1
     } catch {
       log.error("the journal refused a snapshot at \(snapshot.sequence): \(error)")
