@@ -19,6 +19,7 @@ extension JournalSession {
     }
     try checkNotASpecialFile(path: path)
     let lock = try JournalLock(journalPath: path)
+    let markFile = try HighWaterMarkFile(journalPath: path)
     // Refuses a file that is not an SQLite database before SQLite opens it.
     _ = try checkHeader(path: path)
     let connection: SQLiteConnection
@@ -51,7 +52,10 @@ extension JournalSession {
       throw JournalError(path: path, error)
     }
     let boot = currentBootIdentity() ?? "unknown"
-    try session.decideEpoch(created: format.created, boot: boot)
+    session.markFile = markFile
+    session.boot = boot
+    try session.decideEpoch(
+      created: format.created, older: format.olderVersion != nil, boot: boot)
     session.pendingStart = PendingStart(
       durability: durability, boot: boot, upgradesFrom: format.olderVersion)
     if format.olderVersion != nil { _ = try session.startIfNeeded() }
@@ -216,16 +220,21 @@ extension JournalSession {
   }
 
   /// Sets the epoch: `created`'s for a journal just created, else the stored one, renewed when
-  /// the last session ran with `normal` durability, did not close the journal, and the machine
-  /// has restarted since (`boot` differs): its last commits may be lost. Writes nothing; the
-  /// epoch is stored when the session starts.
-  private func decideEpoch(created: Epoch?, boot: String) throws(JournalError) {
+  /// the history may have lost commits: the last session ran with `normal` durability, did not
+  /// close the journal, and the machine has restarted since (`boot` differs); or the
+  /// ``HighWaterMark`` beside the journal is damaged, missing (once the journal has kept one),
+  /// or records more history than the file holds (see
+  /// ``HighWaterMark/judge(epoch:sequence:tip:boot:)``). Writes nothing; the epoch is stored
+  /// when the session starts.
+  private func decideEpoch(
+    created: Epoch?, older: Bool, boot: String
+  ) throws(JournalError) {
     if let created {
       epoch = created
       epochContinuity = .minted(reason: "the journal is new")
       return
     }
-    try sqlite { () throws(SQLiteError) in
+    let (keepsMark, tip) = try sqlite { () throws(SQLiteError) -> (Bool, UInt64?) in
       guard let stored = try metaInteger(JournalSchema.epochKey) else {
         throw SQLiteError(code: 11, message: "the meta table holds no epoch", call: "open")
       }
@@ -237,12 +246,43 @@ extension JournalSession {
       if wasOpen && lastDurability == Durability.normal.rawValue
         && (lastBoot != boot || boot == "unknown")
       {
-        epoch = Epoch.random()
         epochContinuity = .minted(
           reason: "the machine restarted after a leader with normal durability stopped "
             + "without closing the journal: its last commits may be lost")
       }
+      let keepsMark = try metaInteger(JournalSchema.keepsMarkKey) == 1
+      // A journal of an older format may have no chain yet: the mark's epoch and sequences
+      // are checked, not its chain.
+      return (keepsMark, older ? nil : try chainTip())
     }
+    if epochContinuity == .continued, let markFile {
+      let reason: String? =
+        switch try markFile.read() {
+        case .empty:
+          // Written before marks were kept (nothing to compare), or a mark that was lost.
+          keepsMark
+            ? "the journal has no high-water mark (\(markFile.path) is missing or empty), so "
+              + "it cannot be shown complete" : nil
+        case .damaged:
+          "its high-water mark (\(markFile.path)) is damaged, so the journal cannot be shown "
+            + "complete"
+        case .mark(let mark):
+          mark.judge(
+            epoch: epoch, sequence: lastSequence, tip: tip ?? mark.chain, boot: boot
+          )?.reason
+        }
+      if let reason { epochContinuity = .minted(reason: reason) }
+    }
+    if epochContinuity != .continued { epoch = Epoch.random() }
+  }
+
+  /// Writes the high-water mark of the history as it stands (at session start, after a new
+  /// epoch), synced whatever the durability; nothing for a read-only session.
+  package func writeMark() throws(JournalError) {
+    guard let markFile else { return }
+    let mark = HighWaterMark(
+      epoch: epoch, committed: lastSequence, intent: lastSequence, chain: lastChain, boot: boot)
+    try markFile.write(mark, sync: true)
   }
 
   /// Marks the session closed cleanly and checkpoints the log into the database file; does
