@@ -68,9 +68,23 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
     case .notFound(let path):
       return "no journal at \(path)"
     case .sqlite(let path, let error):
-      return "journal \(path): \(error)"
+      guard let fault = FileSystemFault(error) else { return "journal \(path): \(error)" }
+      return "journal \(path): \(fault.advice) (\(error))"
     case .system(let path, let call, let errno):
-      return "journal \(path): \(call) failed with errno \(errno)"
+      guard let fault = FileSystemFault(errno: errno) else {
+        return "journal \(path): \(call) failed with errno \(errno)"
+      }
+      return "journal \(path): \(fault.advice) (\(call) failed with errno \(errno))"
+    }
+  }
+
+  /// The failure of the world behind this error (the disk, the file system, permissions), if it
+  /// is one rather than damage or a refusal.
+  public var fileSystemFault: FileSystemFault? {
+    switch self {
+    case .sqlite(_, let error): FileSystemFault(error)
+    case .system(_, _, let errno): FileSystemFault(errno: errno)
+    default: nil
     }
   }
 

@@ -12,12 +12,16 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
   public var message: String
   /// The C function that failed, with the SQL it ran where there was one.
   public var call: String
+  /// The operating system's error number behind an `SQLITE_IOERR` or `SQLITE_CANTOPEN` failure
+  /// (`sqlite3_system_errno`, which SQLite records for those only), else 0.
+  public var systemErrno: Int32
 
-  /// An error with the given code, message and call.
-  public init(code: Int32, message: String, call: String) {
+  /// An error with the given code, message, call and system error number.
+  public init(code: Int32, message: String, call: String, systemErrno: Int32 = 0) {
     self.code = code
     self.message = message
     self.call = call
+    self.systemErrno = systemErrno
   }
 
   /// The primary result code: the low 8 bits of ``code`` (`SQLITE_CORRUPT` is 11,
@@ -27,8 +31,11 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
   /// Whether SQLite found the file damaged or not a database at all.
   public var isCorruption: Bool { primaryCode == 11 || primaryCode == 26 }
 
-  /// The call, SQLite's message and the code.
-  public var description: String { "\(call): \(message) (code \(code))" }
+  /// The call, SQLite's message, the code and the system error, if any.
+  public var description: String {
+    let system = systemErrno == 0 ? "" : ", errno \(systemErrno)"
+    return "\(call): \(message) (code \(code)\(system))"
+  }
 }
 
 extension SQLiteError {
