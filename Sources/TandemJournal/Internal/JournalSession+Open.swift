@@ -20,6 +20,7 @@ extension JournalSession {
     try checkNotASpecialFile(path: path)
     let lock = try JournalLock(journalPath: path)
     let markFile = try HighWaterMarkFile(journalPath: path)
+    try checkSharedMemory(journalPath: path, writing: true)
     // Refuses a file that is not an SQLite database before SQLite opens it.
     _ = try checkHeader(path: path)
     let connection: SQLiteConnection
@@ -66,6 +67,7 @@ extension JournalSession {
   package static func openForReading(path: String) throws(JournalError) -> JournalSession {
     try checkNotASpecialFile(path: path)
     guard try checkHeader(path: path) else { throw .notFound(path: path) }
+    try checkSharedMemory(journalPath: path, writing: false)
     do {
       let connection = try SQLiteConnection(path: path, access: .readOnly)
       try connection.execute("PRAGMA busy_timeout = 5000")
@@ -97,6 +99,24 @@ extension JournalSession {
     case S_IFDIR: throw .notAJournal(path: path, detail: "it is a directory")
     default: throw .notAJournal(path: path, detail: "it is a FIFO, device or socket, not a file")
     }
+  }
+
+  /// Refuses a shared-memory index (`<journal>-shm`) that SQLite could not write: it maps the
+  /// file, and one it cannot open for writing (immutable, append-only, or not the leader's to
+  /// write) it maps read-only, where SQLite answers a leader's first write with a misleading
+  /// "readonly database" and a write through the mapping is a SIGBUS on some file systems.
+  /// A reader (who may run as another user beside a leader) is refused only for an immutable
+  /// or append-only file (`EPERM`). A missing index is SQLite's to create.
+  private static func checkSharedMemory(journalPath: String, writing: Bool) throws(JournalError) {
+    let path = journalPath + "-shm"
+    let descriptor = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW)
+    guard descriptor < 0 else {
+      close(descriptor)
+      return
+    }
+    let error = errno
+    if error == ENOENT || (!writing && error != EPERM) { return }
+    throw .system(path: path, call: "open (SQLite maps this index and must write it)", errno: error)
   }
 
   /// Whether a non-empty file exists at `path`; throws when it is too short to be a database
