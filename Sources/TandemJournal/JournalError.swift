@@ -89,10 +89,22 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
   }
 
   /// The SQLite failure `error` on the journal at `path`: ``corrupt(path:detail:)`` when SQLite
-  /// found the file damaged, ``sqlite(path:_:)`` otherwise.
+  /// found the file damaged and the file system reads the file back without error,
+  /// ``sqlite(path:_:)`` otherwise. SQLite takes pages a failing disk no longer returns for
+  /// damage ("database disk image is malformed"), so a corruption is checked against the disk
+  /// before it is reported as one: a read the file system refuses (`EIO` after a shutdown, say)
+  /// makes it a failure of the world, with that error number.
   package init(path: String, _ error: SQLiteError) {
-    self =
-      error.isCorruption
-      ? .corrupt(path: path, detail: "\(error)") : .sqlite(path: path, error)
+    guard error.isCorruption else {
+      self = .sqlite(path: path, error)
+      return
+    }
+    if let number = fileSystemError(readingAt: path) {
+      var failure = error
+      failure.systemErrno = number
+      self = .sqlite(path: path, failure)
+      return
+    }
+    self = .corrupt(path: path, detail: "\(error)")
   }
 }
