@@ -139,8 +139,8 @@ extension Journal {
 
 extension JournalSession {
   /// Records in the high-water mark, before a commit of the sequences up to `sequence`, that
-  /// the commit is starting: synced under `full` durability, so that the mark is on the disk
-  /// before the commit can be acknowledged. Nothing when the batch adds no sequence.
+  /// the commit is starting, in the page cache (see ``HighWaterMark`` for why no sync is
+  /// needed). Nothing when the batch adds no sequence.
   ///
   /// - Throws: ``JournalError/system(path:call:errno:)`` when the mark cannot be written; the
   ///   commit must not go ahead then (nothing of it is stored).
@@ -148,7 +148,7 @@ extension JournalSession {
     guard let markFile, sequence > lastSequence else { return }
     let mark = HighWaterMark(
       epoch: epoch, committed: lastSequence, intent: sequence, chain: chain, boot: boot)
-    try markFile.write(mark, sync: durability == .full)
+    try markFile.write(mark, sync: false)
   }
 
   /// Records in the high-water mark that the commit up to `sequence` (with the chain's value

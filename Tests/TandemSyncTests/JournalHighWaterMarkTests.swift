@@ -104,7 +104,7 @@ struct JournalHighWaterMarkTests {
       let epoch = try append(1...2, in: directory)
       let boot = currentBootIdentity() ?? "unknown"
       let file = try HighWaterMarkFile(journalPath: path)
-      // The mark a commit of 3...4 wrote before a crash that cut it short: 2 committed.
+      // The mark a commit of 3...4 wrote before a crash of the process cut it short.
       try file.write(
         HighWaterMark(epoch: epoch, committed: 2, intent: 4, chain: 0, boot: boot), sync: false)
       do {
@@ -113,14 +113,38 @@ struct JournalHighWaterMarkTests {
         #expect(try journal.recover().epochContinuity == .continued)
         journal.close()
       }
-      // The same, written before the machine restarted: whether the commit was acknowledged
-      // cannot be known.
+      // The same, written before the machine restarted: its last writes may have been lost
+      // with the page cache, so it proves nothing.
       try file.write(
         HighWaterMark(epoch: epoch, committed: 2, intent: 4, chain: 0, boot: "an-earlier-boot"),
         sync: false)
       let journal = try Journal(path: path, configuration: .init(durability: .full))
       #expect(journal.epoch != epoch)
       #expect(reason(try journal.recover().epochContinuity)?.contains("restarted") == true)
+    }
+  }
+
+  @Test func aCleanCloseOnAnEarlierBootKeepsTheEpoch() throws {
+    try withTemporaryDirectory { directory in
+      let path = directory + "/leader.journal"
+      let epoch = try append(1...2, in: directory)
+      let file = try HighWaterMarkFile(journalPath: path)
+      guard case .mark(var mark) = try file.read() else {
+        Issue.record("expected a mark")
+        return
+      }
+      #expect(mark.clean)
+      mark.boot = "an-earlier-boot"
+      try file.write(mark, sync: false)
+      let journal = try Journal(path: path, configuration: .init(durability: .full))
+      #expect(journal.epoch == epoch)
+      // An open session's mark is not clean.
+      _ = try journal.recover()
+      guard case .mark(let open) = try file.read() else {
+        Issue.record("expected a mark")
+        return
+      }
+      #expect(!open.clean)
     }
   }
 
@@ -133,7 +157,7 @@ struct JournalHighWaterMarkTests {
         Issue.record("expected a mark")
         return
       }
-      #expect(mark.epoch == epoch && mark.committed == 2 && mark.intent == 2)
+      #expect(mark.epoch == epoch && mark.committed == 2 && mark.intent == 2 && mark.clean)
       mark.chain &+= 1
       try file.write(mark, sync: false)
       let journal = try Journal(path: path, configuration: .init(durability: .full))

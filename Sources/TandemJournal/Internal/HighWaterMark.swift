@@ -6,10 +6,12 @@ import TandemProtocol
 /// short (a lost or damaged log, an older copy put back) is noticed at the next open and never
 /// continues under the same epoch. The article "High-water mark" explains why it is sound.
 ///
-/// Each commit writes the record twice: before SQLite's `COMMIT`, with ``intent`` the batch's
-/// last sequence (synced under `full` durability, so it is on disk before any acknowledgement);
-/// after it, with ``committed`` raised to that sequence (to the page cache only: a crash of the
-/// process keeps it, and the next commit's sync takes it to the disk).
+/// Each commit writes the record twice, to the page cache only (a crash of the process keeps
+/// it; no commit waits for a sync of it): before SQLite's `COMMIT`, with ``intent`` the batch's
+/// last sequence; after it, with ``committed`` raised to that sequence. The session's start
+/// and a clean close write it synced, the latter marked ``clean``. A mark that is not clean,
+/// from another boot of the machine, may have lost its last writes with the page cache, so
+/// it proves nothing about the commits after the session started.
 package struct HighWaterMark: Sendable, Equatable {
   /// The epoch of the history the mark describes.
   package var epoch: Epoch
@@ -19,11 +21,13 @@ package struct HighWaterMark: Sendable, Equatable {
   package var intent: UInt64
   /// The hash chain's value (``DeltaChain``) at ``intent``.
   package var chain: UInt64
+  /// Whether a clean close wrote the record (synced, the session over).
+  package var clean: Bool
   /// The machine's boot when the record was written (see ``currentBootIdentity()``).
   package var boot: String
 
-  /// The record's size in the file: magic, four 8-byte fields, 40 bytes of boot id, checksum.
-  static let size = 8 + 32 + 40 + 8
+  /// The record's size in the file: magic, five 8-byte fields, 40 bytes of boot id, checksum.
+  static let size = 8 + 40 + 40 + 8
   /// The first 8 bytes of every record.
   static let magic: [UInt8] = Array("TDMMARK1".utf8)
 
@@ -32,7 +36,7 @@ package struct HighWaterMark: Sendable, Equatable {
   var bytes: [UInt8] {
     var bytes = Self.magic
     bytes.reserveCapacity(Self.size)
-    for value in [epoch.rawValue, committed, intent, chain] {
+    for value in [epoch.rawValue, committed, intent, chain, clean ? 1 : 0] {
       withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
     }
     var bootBytes = Array(boot.utf8.prefix(40))
@@ -56,15 +60,20 @@ package struct HighWaterMark: Sendable, Equatable {
     committed = field(16)
     intent = field(24)
     chain = field(32)
-    boot = String(decoding: bytes[40..<80].prefix { $0 != 0 }, as: UTF8.self)
+    clean = field(40) == 1
+    boot = String(decoding: bytes[48..<88].prefix { $0 != 0 }, as: UTF8.self)
   }
 
   /// A record with the given values.
-  init(epoch: Epoch, committed: UInt64, intent: UInt64, chain: UInt64, boot: String) {
+  init(
+    epoch: Epoch, committed: UInt64, intent: UInt64, chain: UInt64, clean: Bool = false,
+    boot: String
+  ) {
     self.epoch = epoch
     self.committed = committed
     self.intent = intent
     self.chain = chain
+    self.clean = clean
     self.boot = boot
   }
 
@@ -95,12 +104,12 @@ package struct HighWaterMark: Sendable, Equatable {
         reason: "the journal's history at sequence \(sequence) is not the one its high-water "
           + "mark records (another copy of the file was put in its place)")
     }
-    if sequence < intent, boot != current || current == "unknown" {
+    if !clean, boot != current || current == "unknown" {
       return Loss(
-        lost: intent - sequence,
-        reason: "the machine restarted during a commit of sequences \(committed + 1)..."
-          + "\(intent), and the journal ends at \(sequence): whether that commit was "
-          + "acknowledged cannot be known, so up to \(intent - sequence) sequences may be lost")
+        lost: nil,
+        reason: "the machine restarted while a leader had the journal open (its high-water "
+          + "mark, at sequence \(committed), was written on another boot and may have lost its "
+          + "last writes with the page cache), so the journal cannot be shown complete")
     }
     return nil
   }

@@ -297,11 +297,13 @@ extension JournalSession {
   }
 
   /// Writes the high-water mark of the history as it stands (at session start, after a new
-  /// epoch), synced whatever the durability; nothing for a read-only session.
-  package func writeMark() throws(JournalError) {
+  /// epoch, and `clean` at a clean close), synced whatever the durability; nothing for a
+  /// read-only session.
+  package func writeMark(clean: Bool = false) throws(JournalError) {
     guard let markFile else { return }
     let mark = HighWaterMark(
-      epoch: epoch, committed: lastSequence, intent: lastSequence, chain: lastChain, boot: boot)
+      epoch: epoch, committed: lastSequence, intent: lastSequence, chain: lastChain,
+      clean: clean, boot: boot)
     try markFile.write(mark, sync: true)
   }
 
@@ -310,10 +312,12 @@ extension JournalSession {
   package func closeCleanly() {
     guard lock != nil, pendingStart == nil else { return }
     _ = try? connection.execute("PRAGMA synchronous = FULL")
-    _ = try? connection.transaction { () throws(SQLiteError) in
+    let closed: Void? = try? connection.transaction { () throws(SQLiteError) in
       try setMeta(JournalSchema.sessionOpenKey, 0)
     }
     _ = try? checkpoint(truncate: true)
+    // A synced commit syncs the whole log, every commit before it too: the mark may say so.
+    if closed != nil { _ = try? writeMark(clean: true) }
   }
 }
 
