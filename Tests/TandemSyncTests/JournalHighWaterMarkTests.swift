@@ -21,6 +21,26 @@ struct JournalHighWaterMarkTests {
     return reason
   }
 
+  /// The mark in `file`; throws when there is none.
+  private func mark(in file: HighWaterMarkFile) throws -> HighWaterMark {
+    guard case .mark(let mark) = try file.read() else { throw NoMark() }
+    return mark
+  }
+
+  private struct NoMark: Error {}
+
+  /// Opens the journal at `path` for a leader and expects an epoch other than `epoch`, minted
+  /// for a reason that contains `words`.
+  private func expectNewEpoch(
+    at path: String, otherThan epoch: Epoch, saying words: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let journal = try Journal(path: path, configuration: .init(durability: .full))
+    #expect(journal.epoch != epoch, sourceLocation: sourceLocation)
+    let said = reason(try journal.recover().epochContinuity)
+    #expect(said?.contains(words) == true, "\(said ?? "kept")", sourceLocation: sourceLocation)
+  }
+
   @Test func anOlderCopyPutBackMintsANewEpochAndSaysWhatWasLost() throws {
     try withTemporaryDirectory { directory in
       let path = directory + "/leader.journal"
@@ -78,9 +98,7 @@ struct JournalHighWaterMarkTests {
       try FileManager.default.removeItem(atPath: HighWaterMarkFile.path(forJournal: path))
       // A copy without its mark (a backup) is not damaged: verify has nothing to say.
       #expect(try Journal(readingAt: path).verify().isSound)
-      let journal = try Journal(path: path, configuration: .init(durability: .full))
-      #expect(journal.epoch != epoch)
-      #expect(reason(try journal.recover().epochContinuity)?.contains("no high-water mark") == true)
+      try expectNewEpoch(at: path, otherThan: epoch, saying: "no high-water mark")
     }
   }
 
@@ -118,9 +136,7 @@ struct JournalHighWaterMarkTests {
       try file.write(
         HighWaterMark(epoch: epoch, committed: 2, intent: 4, chain: 0, boot: "an-earlier-boot"),
         sync: false)
-      let journal = try Journal(path: path, configuration: .init(durability: .full))
-      #expect(journal.epoch != epoch)
-      #expect(reason(try journal.recover().epochContinuity)?.contains("restarted") == true)
+      try expectNewEpoch(at: path, otherThan: epoch, saying: "restarted")
     }
   }
 
@@ -129,10 +145,7 @@ struct JournalHighWaterMarkTests {
       let path = directory + "/leader.journal"
       let epoch = try append(1...2, in: directory)
       let file = try HighWaterMarkFile(journalPath: path)
-      guard case .mark(var mark) = try file.read() else {
-        Issue.record("expected a mark")
-        return
-      }
+      var mark = try self.mark(in: file)
       #expect(mark.clean)
       mark.boot = "an-earlier-boot"
       try file.write(mark, sync: false)
@@ -140,11 +153,7 @@ struct JournalHighWaterMarkTests {
       #expect(journal.epoch == epoch)
       // An open session's mark is not clean.
       _ = try journal.recover()
-      guard case .mark(let open) = try file.read() else {
-        Issue.record("expected a mark")
-        return
-      }
-      #expect(!open.clean)
+      #expect(try !self.mark(in: file).clean)
     }
   }
 
@@ -153,15 +162,11 @@ struct JournalHighWaterMarkTests {
       let path = directory + "/leader.journal"
       let epoch = try append(1...2, in: directory)
       let file = try HighWaterMarkFile(journalPath: path)
-      guard case .mark(var mark) = try file.read() else {
-        Issue.record("expected a mark")
-        return
-      }
+      var mark = try self.mark(in: file)
       #expect(mark.epoch == epoch && mark.committed == 2 && mark.intent == 2 && mark.clean)
       mark.chain &+= 1
       try file.write(mark, sync: false)
-      let journal = try Journal(path: path, configuration: .init(durability: .full))
-      #expect(reason(try journal.recover().epochContinuity)?.contains("is not the one") == true)
+      try expectNewEpoch(at: path, otherThan: Epoch(rawValue: 0), saying: "is not the one")
     }
   }
 
@@ -171,10 +176,7 @@ struct JournalHighWaterMarkTests {
       let journal = try makeJournal(in: directory, .init(durability: .full))
       try journal.append(journalDeltas(1...3))
       let file = try HighWaterMarkFile(journalPath: path)
-      guard case .mark(let mark) = try file.read() else {
-        Issue.record("expected a mark")
-        return
-      }
+      let mark = try self.mark(in: file)
       #expect(mark.epoch == journal.epoch)
       #expect(mark.committed == 3 && mark.intent == 3)
       let renewed = try journal.startNewEpoch()
