@@ -46,9 +46,16 @@ struct LeaderStart<State: Codable & Sendable>: Sendable {
     var ledger = recovery.ledger
     ledger.idleLimit = configuration.ledgerIdleLimit
     ledger.maximumClients = configuration.maximumLedgerClients
-    log.info(
+    let recovered =
       "recovered \(path): snapshot at \(snapshot.sequence) + \(recovery.deltas.count) deltas, "
-        + "epoch \(recovery.epoch) (\(recovery.epochContinuity))")
+      + "epoch \(recovery.epoch) (\(recovery.epochContinuity))"
+    // History that may be lost is worth a warning: followers resync, and the operator should
+    // know why.
+    if case .minted = recovery.epochContinuity {
+      log.warning(recovered + "; followers resync from this history")
+    } else {
+      log.info(recovered)
+    }
     self.init(
       epoch: recovery.epoch, sequence: recovery.sequence, state: state, ledger: ledger,
       recovered: true, recentDeltas: recovery.deltas, journal: journal)
