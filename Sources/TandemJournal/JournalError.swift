@@ -99,7 +99,7 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
       self = .sqlite(path: path, error)
       return
     }
-    if let number = fileSystemError(readingAt: path) {
+    if let number = fileSystemError(readingAt: path), FileSystemFault(errno: number) != nil {
       var failure = error
       failure.systemErrno = number
       self = .sqlite(path: path, failure)
