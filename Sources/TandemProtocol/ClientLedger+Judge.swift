@@ -2,28 +2,26 @@ extension ClientLedger {
   /// The answer to a forwarded action: a verdict when its sender owns the client id, else the
   /// owner's generation.
   package enum Judgement: Sendable, Equatable {
-    /// The sender owns the client id; `adopted` when its generation, one this ledger did not
-    /// record, became the owner's (a change to journal).
-    case verdict(Verdict, adopted: Bool)
+    /// The sender owns the client id (or is not checked, or is unknown to the ledger:
+    /// ``Verdict/unknownSender``).
+    case verdict(Verdict)
     /// Another process took the client id over, under generation `current`.
     case superseded(current: UInt64)
   }
 
   /// Judges a forwarded action: admits its sender (``admit(client:generation:now:)``; generation
   /// 0, a sender that said no `HELLO`, is not checked), then gives the ``verdict(client:number:)``.
+  /// Judging changes nothing in the ledger.
   /// `now` is the leader's sequence.
   package mutating func judge(_ forwarded: ForwardedAction, now: UInt64) -> Judgement {
     let client = forwarded.client
-    var adopted = false
     if forwarded.generation != 0 {
-      let before = entries[client]?.generation
-      if case .superseded(let current) = admit(
-        client: client, generation: forwarded.generation, now: now)
-      {
-        return .superseded(current: current)
+      switch admit(client: client, generation: forwarded.generation, now: now) {
+      case .superseded(let current): return .superseded(current: current)
+      case .unknown: return .verdict(.unknownSender)
+      case .owner: break
       }
-      adopted = entries[client]?.generation != before
     }
-    return .verdict(verdict(client: client, number: forwarded.number), adopted: adopted)
+    return .verdict(verdict(client: client, number: forwarded.number))
   }
 }

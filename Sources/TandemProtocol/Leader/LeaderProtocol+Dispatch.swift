@@ -25,7 +25,7 @@ extension LeaderProtocol {
     }
     let verdict: ClientLedger.Verdict
     switch ledger.judge(forwarded) {
-    case .verdict(let judged, _):
+    case .verdict(let judged):
       verdict = judged
     case .superseded(let current):
       // Sent by a process another process took the client id over from (see `hello`): its
@@ -54,6 +54,15 @@ extension LeaderProtocol {
       effects.append(.count(.outOfOrder))
       let rejection = Rejection(
         code: .outOfOrder, message: "expected action number \(expected), got \(number)")
+      hold(
+        .reject(client: client, number: number, rejection), to: connection, quiet: false,
+        into: &effects)
+    case .unknownSender:
+      effects.append(.count(.outOfOrder))
+      let rejection = Rejection(
+        code: .outOfOrder,
+        message: "the leader does not know this process for client \(client) (it forgot the "
+          + "client, or lost the end of its history): say HELLO again")
       hold(
         .reject(client: client, number: number, rejection), to: connection, quiet: false,
         into: &effects)

@@ -111,17 +111,10 @@ final class LeaderHistory<State: Sendable>: Sendable {
   }
 
   /// The verdict for a forwarded action, once its sender is known to own its client id (see
-  /// ``ClientLedger/judge(_:now:)``; a generation it adopts is journaled with the next batch),
-  /// or the owner's generation when another process took the id over. One lock for both, on
-  /// the path of every action.
+  /// ``ClientLedger/judge(_:now:)``), or the owner's generation when another process took the
+  /// id over. One lock for both, on the path of every action.
   func judge(_ forwarded: ForwardedAction) -> ClientLedger.Judgement {
-    contents.withLock { contents in
-      let judgement = contents.ledger.judge(forwarded, now: contents.sequence)
-      if case .verdict(_, adopted: true) = judgement {
-        contents.changedClients.insert(forwarded.client)
-      }
-      return judgement
-    }
+    contents.withLock { $0.ledger.judge(forwarded, now: $0.sequence) }
   }
 
   /// The client's last number and the ledger's forgotten-through, for its `WELCOME`.

@@ -1,0 +1,52 @@
+import TandemProtocol
+
+/// The leader's exactly-once ledger in the simulation, as the Swift leader's shared history
+/// keeps it: the ledger at the recorded sequence, and the clients whose entries changed since
+/// the last commit (journaled with it). A ``SimulationConfiguration/Mutation`` can break the
+/// takeover rule here.
+struct SimulatedLedger: LeaderLedger {
+  var ledger: ClientLedger
+  /// The sequence of the newest recorded action.
+  var sequence: UInt64
+  var changed: Set<String> = []
+  var random: SimulationRandom
+  let answersAcrossTakeover: Bool
+
+  mutating func hello(client: String, generation: UInt64) -> ClientLedger.Greeting {
+    let fresh = UInt64.random(in: 1...(1 << 32), using: &random)
+    let before = ledger.entries[client]?.generation
+    var greeting = ledger.hello(
+      client: client, generation: generation, now: sequence, fresh: fresh)
+    if answersAcrossTakeover, case .superseded = greeting {
+      greeting = ledger.hello(client: client, generation: 0, now: sequence, fresh: fresh)
+    }
+    if ledger.entries[client]?.generation != before { changed.insert(client) }
+    return greeting
+  }
+
+  mutating func judge(_ forwarded: ForwardedAction) -> ClientLedger.Judgement {
+    var judgement = ledger.judge(forwarded, now: sequence)
+    if answersAcrossTakeover, case .superseded = judgement {
+      var unchecked = forwarded
+      unchecked.generation = 0
+      judgement = ledger.judge(unchecked, now: sequence)
+    }
+    return judgement
+  }
+
+  mutating func recordRejected(_ origin: Origin, _ rejection: Rejection) {
+    ledger.recordRejected(
+      client: origin.client, number: origin.number, now: sequence, rejection: rejection)
+    changed.insert(origin.client)
+  }
+
+  mutating func recordApplied(_ origin: Origin) {
+    sequence += 1
+    ledger.recordApplied(client: origin.client, number: origin.number, sequence: sequence)
+    changed.insert(origin.client)
+  }
+
+  func welcomeFacts(of client: String) -> (lastNumber: UInt64, forgottenThrough: UInt64) {
+    (ledger.lastNumber(of: client), ledger.forgottenThrough)
+  }
+}
