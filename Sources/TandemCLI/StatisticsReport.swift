@@ -39,8 +39,9 @@ public enum StatisticsReport {
       statistics.backlogCount == 0
         ? "backlog   empty"
         : "backlog   \(statistics.backlogCount) deltas, from sequence \(statistics.backlogOldest)",
-      "counters",
     ]
+    if let degraded = statistics.degraded { lines.append("degraded  \(degraded)") }
+    lines.append("counters")
     let names = statistics.counters.keys.sorted()
     let nameWidth = names.map(\.count).max() ?? 0
     for name in names {

@@ -5,8 +5,7 @@ import TandemProtocol
 extension JournalSession {
   /// The chain's value at the newest row, or its base when no row is kept.
   package func chainTip() throws(SQLiteError) -> UInt64 {
-    if let tip = try connection.integer("SELECT chain FROM deltas ORDER BY sequence DESC LIMIT 1")
-    {
+    if let tip = try connection.integer("SELECT chain FROM deltas ORDER BY sequence DESC LIMIT 1") {
       return UInt64(bitPattern: tip)
     }
     return try chainBase() ?? 0

@@ -22,6 +22,6 @@ extension LeaderEngine {
           lastSeenMillisecondsAgo: Int(elapsed.milliseconds),
           lag: published.sequence > record.sequence ? published.sequence - record.sequence : 0)
       },
-      clients: Array(clients), clientCount: entries.count)
+      clients: Array(clients), clientCount: entries.count, degraded: journalRefusal?.summary)
   }
 }
