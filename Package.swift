@@ -1,6 +1,13 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+/// Release builds optimize across module boundaries: the protocol's rules, the codec and the
+/// ledger live in modules of their own but run on the path of every action, where the leader
+/// and the followers need them specialized and inlined as if they were one module.
+let crossModule: [SwiftSetting] = [
+  .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))
+]
+
 let package = Package(
   name: "Tandem",
   platforms: [.macOS(.v15)],
@@ -20,10 +27,10 @@ let package = Package(
   ],
   targets: [
     // The store: ReSwift's API, thread-safe, in Swift 6.
-    .target(name: "Tandem"),
+    .target(name: "Tandem", swiftSettings: crossModule),
 
     // Canonical JSON, RFC 6901 pointers, RFC 6902 patches and typed-state diffs.
-    .target(name: "StatePatch"),
+    .target(name: "StatePatch", swiftSettings: crossModule),
 
     // libzmq (`zmq.h` from the system include path, linked as `-lzmq` by the module map); only
     // the ZeroMQ module imports it. No `pkgConfig:`: libzmq's pkg-config flags carry `-isystem`,
@@ -32,7 +39,7 @@ let package = Package(
       name: "CZeroMQ",
       providers: [.apt(["libzmq3-dev"])]
     ),
-    .target(name: "ZeroMQ", dependencies: ["CZeroMQ"]),
+    .target(name: "ZeroMQ", dependencies: ["CZeroMQ"], swiftSettings: crossModule),
     // Raw libzmq from C: the baseline `tandem bench zmq` measures the wrapper against.
     .target(
       name: "CZeroMQBaseline", dependencies: ["CZeroMQ"],
@@ -48,7 +55,8 @@ let package = Package(
 
     // The protocol without I/O: the wire codec, the client ledger and the rules of exactly-once
     // dispatch and replica sync, as values that take inputs and return effects.
-    .target(name: "TandemProtocol", dependencies: ["Tandem", "StatePatch"]),
+    .target(
+      name: "TandemProtocol", dependencies: ["Tandem", "StatePatch"], swiftSettings: crossModule),
 
     // A deterministic simulator of a leader and followers over a simulated network with faults,
     // checking the protocol's invariants; no I/O.
@@ -56,12 +64,15 @@ let package = Package(
 
     // The leader's journal of deltas, snapshots and the client ledger; the only importer of
     // CSQLite.
-    .target(name: "TandemJournal", dependencies: ["TandemProtocol", "StatePatch", "CSQLite"]),
+    .target(
+      name: "TandemJournal", dependencies: ["TandemProtocol", "StatePatch", "CSQLite"],
+      swiftSettings: crossModule),
 
     // Leader and followers: the shells that own the sockets, timers and journal.
     .target(
       name: "TandemSync",
-      dependencies: ["Tandem", "StatePatch", "TandemProtocol", "TandemJournal", "ZeroMQ"]
+      dependencies: ["Tandem", "StatePatch", "TandemProtocol", "TandemJournal", "ZeroMQ"],
+      swiftSettings: crossModule
     ),
 
     // Argument parsing, subcommands with help, usage errors: shared by the executables.

@@ -13,15 +13,20 @@ extension ClientLedger {
   /// 0, a sender that said no `HELLO`, is not checked), then gives the ``verdict(client:number:)``.
   /// Judging changes nothing in the ledger.
   /// `now` is the leader's sequence.
+  ///
+  /// It runs for every action, so the client's entry is looked up once when the sender is the
+  /// recorded owner (admitting it changes nothing then); only a sender of another generation
+  /// goes through ``admit(client:generation:now:)``, which changes nothing.
   package mutating func judge(_ forwarded: ForwardedAction, now: UInt64) -> Judgement {
     let client = forwarded.client
-    if forwarded.generation != 0 {
+    let entry = entries[client]
+    if forwarded.generation != 0, forwarded.generation != entry?.generation ?? 0 {
       switch admit(client: client, generation: forwarded.generation, now: now) {
       case .superseded(let current): return .superseded(current: current)
       case .unknown: return .verdict(.unknownSender)
       case .owner: break
       }
     }
-    return .verdict(verdict(client: client, number: forwarded.number))
+    return .verdict(Self.verdict(of: entry, number: forwarded.number))
   }
 }

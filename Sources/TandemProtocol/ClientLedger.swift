@@ -163,7 +163,11 @@ public struct ClientLedger: Sendable, Equatable, Codable {
 
   /// The verdict for action `number` of `client`.
   public func verdict(client: String, number: UInt64) -> Verdict {
-    let entry = entries[client]
+    Self.verdict(of: entries[client], number: number)
+  }
+
+  /// The verdict for action `number` of the client whose entry is `entry` (nil for none).
+  static func verdict(of entry: Entry?, number: UInt64) -> Verdict {
     let last = entry?.lastNumber ?? 0
     if number <= last {
       if let rejection = entry?.rejection(of: number) { return .rejected(rejection) }
@@ -307,11 +311,20 @@ public struct ClientLedger: Sendable, Equatable, Codable {
   /// Changes `client`'s entry (a new one for a client the ledger does not know) and notes a
   /// change of its activity.
   private mutating func update(_ client: String, _ change: (inout Entry) -> Void) {
-    let old = entries[client]
-    var entry = old ?? .unused
-    change(&entry)
-    entries[client] = entry
-    if old?.lastActive != entry.lastActive || old?.hasApplied != entry.hasApplied {
+    // Changed in place, with one lookup: every applied action updates its client's entry.
+    guard let index = entries.index(forKey: client) else {
+      var entry = Entry.unused
+      change(&entry)
+      entries[client] = entry
+      noteActivity(of: client, entry)
+      return
+    }
+    let (lastActive, hasApplied) = (
+      entries.values[index].lastActive, entries.values[index].hasApplied
+    )
+    change(&entries.values[index])
+    let entry = entries.values[index]
+    if lastActive != entry.lastActive || hasApplied != entry.hasApplied {
       noteActivity(of: client, entry)
     }
   }

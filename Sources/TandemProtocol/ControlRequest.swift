@@ -41,15 +41,19 @@ public enum ControlRequest: Sendable, Equatable {
     case .catchUp(let epoch, let from):
       [Frame(utf8: "CATCHUP"), Frame(bigEndian: epoch.rawValue), Frame(bigEndian: from)]
     case .dispatch(let action):
-      action.frames(command: "DISPATCH")
+      action.frames(command: Self.dispatchCommand)
     case .dispatchQuietly(let action):
-      action.frames(command: "DISPATCH-QUIET")
+      action.frames(command: Self.dispatchQuietlyCommand)
     case .ping(let client, let sequence):
       [Frame(utf8: "PING"), Frame(utf8: client), Frame(bigEndian: sequence)]
     case .stats:
       [Frame(utf8: "STATS")]
     }
   }
+
+  /// The command frames of `DISPATCH` and `DISPATCH-QUIET`, sent for every action, made once.
+  private static let dispatchCommand = Frame(utf8: "DISPATCH")
+  private static let dispatchQuietlyCommand = Frame(utf8: "DISPATCH-QUIET")
 
   /// Parses a request (the frames after the ROUTER's routing id).
   public init(frames: [Frame]) throws(ProtocolViolation) {
@@ -125,10 +129,10 @@ public struct ForwardedAction: Sendable, Equatable {
       tag: try reader.text("tag"), payload: try reader.bytes("payload"))
   }
 
-  /// The request's frames, after `command`.
-  package func frames(command: String) -> [Frame] {
+  /// The request's frames, after the `command` frame.
+  package func frames(command: Frame) -> [Frame] {
     [
-      Frame(utf8: command), Frame(utf8: client), Frame(bigEndian: number),
+      command, Frame(utf8: client), Frame(bigEndian: number),
       Frame(bigEndian: generation), Frame(utf8: tag), payload,
     ]
   }

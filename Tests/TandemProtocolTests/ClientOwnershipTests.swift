@@ -64,11 +64,17 @@ struct ClientOwnershipTests {
     #expect(ledger.entries["c"]?.generation == row.ownerAfter)
   }
 
+  /// A sender of an action of "c" (generation `sent`, action `number`): who it is to the ledger
+  /// (``ClientLedger/admit(client:generation:now:)``), the judgement of its action
+  /// (``ClientLedger/judge(_:now:)``, which admits it, then gives the verdict; action 1 of "c"
+  /// took effect at sequence 10), and the owner afterwards.
   struct AdmitRow: Sendable, CustomTestStringConvertible {
     var name: String
     var owner: UInt64?
     var sent: UInt64
+    var number: UInt64 = 2
     var sender: ClientLedger.Sender
+    var judgement: ClientLedger.Judgement
     var ownerAfter: UInt64?
     var testDescription: String { name }
   }
@@ -76,23 +82,43 @@ struct ClientOwnershipTests {
   static let admitRows: [AdmitRow] = [
     AdmitRow(
       name: "a sender that said no HELLO is not checked", owner: 8, sent: 0, sender: .owner,
-      ownerAfter: 8),
-    AdmitRow(name: "the owner", owner: 8, sent: 8, sender: .owner, ownerAfter: 8),
+      judgement: .verdict(.apply), ownerAfter: 8),
+    AdmitRow(
+      name: "the owner", owner: 8, sent: 8, sender: .owner,
+      judgement: .verdict(.apply), ownerAfter: 8),
+    AdmitRow(
+      name: "the owner's duplicate", owner: 8, sent: 8, number: 1, sender: .owner,
+      judgement: .verdict(.duplicate(sequence: 10)), ownerAfter: 8),
+    AdmitRow(
+      name: "the owner's action after a gap", owner: 8, sent: 8, number: 4, sender: .owner,
+      judgement: .verdict(.outOfOrder(expected: 2)), ownerAfter: 8),
     AdmitRow(
       name: "a process taken over", owner: 8, sent: 3, sender: .superseded(current: 8),
-      ownerAfter: 8),
+      judgement: .superseded(current: 8), ownerAfter: 8),
     AdmitRow(
       name: "a generation the ledger did not record is unknown until its HELLO", owner: 2,
-      sent: 9, sender: .unknown, ownerAfter: 2),
+      sent: 9, sender: .unknown, judgement: .verdict(.unknownSender), ownerAfter: 2),
     AdmitRow(
       name: "a leader restarted without its ledger knows no sender", owner: nil, sent: 9,
-      sender: .unknown, ownerAfter: nil),
+      sender: .unknown, judgement: .verdict(.unknownSender), ownerAfter: nil),
+    AdmitRow(
+      name: "an unknown client that said no HELLO", owner: nil, sent: 0, number: 1,
+      sender: .owner, judgement: .verdict(.apply), ownerAfter: nil),
   ]
 
   @Test(arguments: admitRows)
   func admit(_ row: AdmitRow) {
     var ledger = Self.ledger(owner: row.owner)
     #expect(ledger.admit(client: "c", generation: row.sent, now: 20) == row.sender)
+    #expect(ledger.entries["c"]?.generation == row.ownerAfter)
+  }
+
+  @Test(arguments: admitRows)
+  func judge(_ row: AdmitRow) {
+    var ledger = Self.ledger(owner: row.owner)
+    let action = ForwardedAction(
+      client: "c", number: row.number, generation: row.sent, tag: "bump", payload: [])
+    #expect(ledger.judge(action, now: 20) == row.judgement)
     #expect(ledger.entries["c"]?.generation == row.ownerAfter)
   }
 
