@@ -77,6 +77,7 @@ extension Journal {
                 try row.bind(patch, at: 5)
                 try row.bind(action.origin.generation, at: 6)
                 try row.bind(chain, at: 7)
+                try row.bind(action.origin.key, at: 8)
                 _ = try row.step()
               }
             }

@@ -7,13 +7,21 @@ extension ClientLedger {
     case verdict(Verdict, adopted: Bool)
     /// Another process took the client id over, under generation `current`.
     case superseded(current: UInt64)
+    /// The client id is bound to another key, `owner` (``Entry/key``): no verdict, and no
+    /// number of the owner's used up.
+    case unauthorized(owner: String)
   }
 
   /// Judges a forwarded action: admits its sender (``admit(client:generation:now:)``; generation
   /// 0, a sender that said no `HELLO`, is not checked), then gives the ``verdict(client:number:)``.
   /// `now` is the leader's sequence.
-  package mutating func judge(_ forwarded: ForwardedAction, now: UInt64) -> Judgement {
+  /// An id bound to another key than `key` (the sender's, empty without authentication) is
+  /// refused first.
+  package mutating func judge(
+    _ forwarded: ForwardedAction, now: UInt64, key: String = ""
+  ) -> Judgement {
     let client = forwarded.client
+    if let owner = owner(of: client, otherThan: key) { return .unauthorized(owner: owner) }
     var adopted = false
     if forwarded.generation != 0 {
       let before = entries[client]?.generation

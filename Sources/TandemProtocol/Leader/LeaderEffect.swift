@@ -46,4 +46,6 @@ package enum LeaderEvent: Sendable, Equatable {
   case journalCatchUp
   case deltasPublished(Int)
   case commitFailure
+  /// A request or a dispatch refused because the caller's key may not make it.
+  case unauthorized
 }

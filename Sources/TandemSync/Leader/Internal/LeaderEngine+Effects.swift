@@ -20,8 +20,8 @@ extension LeaderEngine {
         let result = apply(forwarded, origin: origin)
         var ledger = history
         core.applied(
-          forwarded, from: connection, quietly: quietly, result: result, ledger: &ledger,
-          into: &effects)
+          forwarded, from: connection, key: origin.key, quietly: quietly, result: result,
+          ledger: &ledger, into: &effects)
       case .publish(let message):
         let frames = message.frames
         send(frames, on: updates)
@@ -110,6 +110,7 @@ extension LeaderCounters {
     case .journalCatchUp: journalCatchUps += 1
     case .deltasPublished(let count): deltasPublished += count
     case .commitFailure: commitFailures += 1
+    case .unauthorized: unauthorized += 1
     }
   }
 }
