@@ -14,5 +14,7 @@ public enum ExitCodes {
           applied at the sequence the message names
       76  the leader answered but refused the request or spoke an unexpected protocol
           (watch: the leader refused the follower when it rejoined)
+      77  the leader refused the CURVE keys (--key, --leader-key), or the key's role does
+          not allow the request (dispatch needs write, stats admin)
     """
 }

@@ -15,6 +15,7 @@ let webCommand = Command(
 
     Options:
       --leader ENDPOINT   the leader's control endpoint (as `github-browser leader` printed it)
+    \(SecurityOptions.followerHelp)
       --port P            the port to listen on; 0 (the default) picks a free one
       --host ADDRESS      the address to bind (default 127.0.0.1; 0.0.0.0 for every interface)
       --metrics HOST:PORT serve Prometheus metrics at http://HOST:PORT/metrics (port 0:
@@ -27,13 +28,14 @@ let webCommand = Command(
   run: { words in
     var arguments = try CommandLineArguments(words)
     let leader = try arguments.required("leader")
+    let security = try followerSecurity(&arguments)
     let port = try arguments.integer("port", default: 0, in: 0...65535)
     let host = arguments.option("host") ?? "127.0.0.1"
     let metricsAt = try arguments.option(
       "metrics", expected: MetricsAddress.expected, MetricsAddress.init)
     try arguments.finish()
 
-    let follower = try joinLeader(leader)
+    let follower = try joinLeader(leader, security: security)
     let web: WebFrontEnd
     do {
       web = try WebFrontEnd(

@@ -4,14 +4,19 @@ extension LeaderProtocol {
   /// - without keys (``Caller/open``) everything is allowed;
   /// - a key no longer in the key store may make no request at all;
   /// - `HELLO`, `SNAPSHOT`, `CATCHUP` and `PING` need `read`; dispatches need `write` (checked
-  ///   per tag); `STATS` needs `admin`.
+  ///   per tag); `STATS` and `RELOAD-KEYS` need `admin`.
+  ///
+  /// `RELOAD-KEYS` needs an admin key, so a leader without keys refuses it.
   package static func refusal(of request: ControlRequest, by caller: Caller) -> String? {
-    guard case .key(let name, let grant) = caller else { return nil }
+    guard case .key(let name, let grant) = caller else {
+      guard case .reloadKeys = request else { return nil }
+      return "this leader runs without CURVE keys: it has no key store to reload"
+    }
     guard let grant else { return revoked(name) }
     switch request {
-    case .stats:
+    case .stats, .reloadKeys:
       return grant.mayReadStatistics
-        ? nil : "key \(name) has the \(grant.role.rawValue) role: STATS needs admin"
+        ? nil : "key \(name) has the \(grant.role.rawValue) role: \(request.command) needs admin"
     case .hello, .snapshot, .catchUp, .ping, .dispatch, .dispatchQuietly:
       return nil
     }
@@ -44,4 +49,9 @@ extension LeaderProtocol {
     "key \(name) is not in the leader's key store (it was revoked): ask the leader's operator "
       + "to add it again"
   }
+}
+
+extension ControlRequest {
+  /// The request's command word, for messages.
+  package var command: String { String(decoding: frames[0], as: UTF8.self) }
 }

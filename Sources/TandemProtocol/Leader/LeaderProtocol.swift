@@ -124,6 +124,8 @@ package struct LeaderProtocol: Sendable {
       reply(.pong(epoch, sequence: sequence), to: connection, into: &effects)
     case .stats:
       effects.append(.sendStatistics(to: connection))
+    case .reloadKeys:
+      effects.append(.reloadKeys(for: connection))
     }
   }
 

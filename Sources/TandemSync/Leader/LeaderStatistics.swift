@@ -35,7 +35,8 @@ public struct LeaderStatistics: Sendable, Equatable, Codable {
   public var backlogOldest: UInt64
   /// Named event counts: `deltasPublished`, `bytesPublished`, `snapshotsServed`,
   /// `snapshotsEncoded`, `catchUpsServed`, `staleCatchUps`, `actionsApplied`,
-  /// `actionsRejected`, `duplicates`, `outOfOrder`, `malformedRequests`, `repliesDropped`.
+  /// `actionsRejected`, `duplicates`, `outOfOrder`, `malformedRequests`, `repliesDropped`,
+  /// `unauthorized` (requests and dispatches a key's role did not allow).
   public var counters: [String: Int]
   /// The followers heard from recently (said `HELLO`, heard from within a minute).
   public var followers: [Follower]
@@ -44,4 +45,20 @@ public struct LeaderStatistics: Sendable, Equatable, Codable {
   public var clients: [Client]?
   /// How many clients the ledger holds; `nil` from a leader that does not send it.
   public var clientCount: Int?
+  /// The leader's security: `nil` from a leader that does not send it.
+  public var security: Security?
+
+  /// A leader's security, as `STATS` reports it.
+  public struct Security: Sendable, Equatable, Codable {
+    /// `curve` (encrypted, keys checked by the key store) or `plain`.
+    public var mode: String
+    /// How many keys the key store holds (0 in plain mode).
+    public var keys: Int
+    /// The handshakes that failed, by reason, as the sockets' monitors reported them:
+    /// `unknown-key` (a key not in the store: unknown or revoked), `mechanism-mismatch` (a
+    /// peer without keys, or with keys against a plain leader), `cryptographic` (a peer that
+    /// pinned another leader key), `no-detail` (the peer closed the connection during the
+    /// handshake), `protocol-0x...` and `zap-...` for others.
+    public var handshakeFailures: [String: Int]
+  }
 }

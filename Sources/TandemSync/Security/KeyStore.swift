@@ -95,6 +95,11 @@ public struct KeyStore: Sendable, Equatable {
     return entry
   }
 
+  /// Makes the directory at `path` (mode 0755) unless it exists.
+  public static func createDirectory(_ path: String) throws(KeyStoreError) {
+    try KeyFileSystem.makeDirectory(path)
+  }
+
   /// Revokes the key named `name` in the store at `path`: its file moves to `revoked/` in the
   /// store (kept for the record, and ignored by the leader). A running leader drops the key when
   /// it reloads the store (`SIGHUP`, or `tandem keys reload`).

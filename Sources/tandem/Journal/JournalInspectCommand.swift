@@ -7,18 +7,37 @@ import TandemSync
 let journalInspectCommand = Command(
   name: "inspect",
   summary: "Print a journal's epoch, sequence range, snapshot, clients and sizes",
-  usage: "--db PATH [--json]\n\n"
-    + "  --db PATH  the journal file (opened read-only; a leader may be running)\n"
-    + "  --json     one JSON object instead of text, for scripts",
+  usage: "--db PATH [--json] [--actions N]\n\n"
+    + "  --db PATH    the journal file (opened read-only; a leader may be running)\n"
+    + "  --json       one JSON object instead of text, for scripts\n"
+    + "  --actions N  also list the latest N actions kept: sequence, tag, sender (client id\n"
+    + "               and number) and the name of the CURVE key that sent it (the audit\n"
+    + "               trail; empty for the leader's own actions and without keys)",
   run: { words in
     var arguments = try CommandLineArguments(words, flags: ["json"])
     let path = try journalPath(&arguments)
     let json = arguments.flag("json")
+    let actionCount = try arguments.integer("actions", default: 0, in: 0...1_000_000)
     try arguments.finish()
-    let stats = try readJournal(at: path).stats()
-    try writeLine(json ? inspectJSON(path: path, stats) : inspectText(path: path, stats))
+    let journal = try readJournal(at: path)
+    let stats = try journal.stats()
+    let actions = try journal.recentActions(actionCount)
+    try writeLine(
+      json
+        ? inspectJSON(path: path, stats, actions: actionCount > 0 ? actions : nil)
+        : inspectText(path: path, stats) + actionLines(actions))
   }
 )
+
+/// The text lines of the listed actions, after a blank line.
+func actionLines(_ actions: [Journal.RecordedAction]) -> String {
+  guard !actions.isEmpty else { return "" }
+  return "\n\nactions\n"
+    + actions.map { action in
+      "  #\(action.sequence) \(action.tag) from \(action.origin)"
+        + (action.origin.key.isEmpty ? "" : " key \(action.origin.key)")
+    }.joined(separator: "\n")
+}
 
 /// The human-readable report.
 func inspectText(path: String, _ stats: JournalStats) -> String {
@@ -58,7 +77,9 @@ func inspectText(path: String, _ stats: JournalStats) -> String {
 }
 
 /// The JSON report: one object, sizes in bytes, the epoch and hash as 16 hex digits.
-func inspectJSON(path: String, _ stats: JournalStats) -> String {
+func inspectJSON(
+  path: String, _ stats: JournalStats, actions: [Journal.RecordedAction]? = nil
+) -> String {
   let snapshot =
     stats.snapshotSequence.map { sequence in
       JournalOutput.object([
@@ -67,7 +88,17 @@ func inspectJSON(path: String, _ stats: JournalStats) -> String {
         ("bytes", JournalOutput.number(stats.snapshotBytes)),
       ])
     } ?? "null"
-  return JournalOutput.object([
+  let listed = actions.map { actions in
+    "["
+      + actions.map { action in
+        JournalOutput.object([
+          ("sequence", "\(action.sequence)"), ("tag", JournalOutput.json(action.tag)),
+          ("client", JournalOutput.json(action.origin.client)),
+          ("number", "\(action.origin.number)"), ("key", JournalOutput.json(action.origin.key)),
+        ])
+      }.joined(separator: ",") + "]"
+  }
+  var members: [(String, String)] = [
     ("path", JournalOutput.json(path)),
     ("formatVersion", "\(stats.formatVersion)"),
     ("epoch", JournalOutput.json("\(stats.epoch)")),
@@ -87,5 +118,7 @@ func inspectJSON(path: String, _ stats: JournalStats) -> String {
     ("pageSize", "\(stats.pageSize)"),
     ("pageCount", "\(stats.pageCount)"),
     ("freePages", "\(stats.freePages)"),
-  ])
+  ]
+  if let listed { members.append(("actions", listed)) }
+  return JournalOutput.object(members)
 }

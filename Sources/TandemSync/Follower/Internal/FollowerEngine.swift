@@ -23,8 +23,8 @@ final class FollowerEngine<Model: ReplicaModel> {
   var subscriber: Socket?
   /// The monitor of the control connection's handshake (see `FollowerEngine+Authentication`).
   var dealerMonitor: Monitor?
-  /// Handshake failures of the control connection since its last success.
-  var handshakeFailuresInARow = 0
+  /// What the control connection's handshake events mean.
+  var handshakeWatch: HandshakeWatch
   var nextDelay: Duration
   var stopped = false
   /// Why the follower stopped, once it has.
@@ -59,6 +59,8 @@ final class FollowerEngine<Model: ReplicaModel> {
     self.shared = shared
     self.log = TandemLogger(label: "follower[\(configuration.clientID)]")
     self.nextDelay = configuration.reconnectDelay
+    self.handshakeWatch = HandshakeWatch(
+      leader: configuration.leader, security: configuration.security)
     // The loop's handlers and timers hold the engine weakly: a follower released without
     // `stop()` lets its engine go on the loop thread after stopping it, and the loop's last
     // turn may still fire a timer then.

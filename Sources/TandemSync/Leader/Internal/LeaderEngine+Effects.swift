@@ -41,6 +41,15 @@ extension LeaderEngine {
         var encoder = StateEncoder()
         let document = (try? encoder.encode(statistics()).canonicalBytes()) ?? Frame()
         send(.stats(document: document), to: connection)
+      case .reloadKeys(let connection):
+        switch reloadKeys() {
+        case .success(let result):
+          send(.keys(count: UInt64(result.count), removed: result.removed), to: connection)
+        case .failure(let error):
+          send(
+            .error(code: .malformed, message: "the key store was kept as it was: \(error)"),
+            to: connection)
+        }
       case .log(let level, let message, let rateLimited):
         write(message, at: level, rateLimited: rateLimited)
       case .count(let event):

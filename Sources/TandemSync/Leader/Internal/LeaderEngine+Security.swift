@@ -22,8 +22,8 @@ extension LeaderEngine {
     }
   }
 
-  /// Reads the key store again (see ``Leader/reloadKeys()``) and cuts the connections of keys
-  /// it dropped.
+  /// Reads the key store again (see ``Leader/reloadKeys()``) and, shortly after (so that the
+  /// answer to a `RELOAD-KEYS` leaves first), cuts the connections of the keys it dropped.
   func reloadKeys() -> Result<(count: Int, removed: [String]), KeyStoreError> {
     guard let keyRing else { return .success((0, [])) }
     do {
@@ -31,7 +31,11 @@ extension LeaderEngine {
       log.info(
         "reloaded the key store \(keyRing.path): \(result.count) keys"
           + (result.removed.isEmpty ? "" : ", dropped \(result.removed.joined(separator: ", "))"))
-      if !result.removed.isEmpty { cutConnections(of: result.removed) }
+      if !result.removed.isEmpty {
+        scope.schedule(after: Self.cutDelay) { [weak self] in
+          self?.cutConnections(of: result.removed)
+        }
+      }
       return .success(result)
     } catch {
       log.error("kept the key store as it was: \(error)")
@@ -41,6 +45,10 @@ extension LeaderEngine {
 }
 
 extension LeaderEngine {
+  /// How long after a reload the connections are cut: time for the replies already queued
+  /// (the `KEYS` answer) to be written, as closing a socket drops what it still holds.
+  static var cutDelay: Duration { .milliseconds(100) }
+
   /// Cuts every connection, so that those of the keys `names` end (libzmq closes no single
   /// connection of a socket): both sockets are closed and made anew at the endpoints they bound.
   /// Every follower's ZeroMQ connection reconnects on its own and is authenticated again; the
