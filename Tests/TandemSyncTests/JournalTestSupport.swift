@@ -47,9 +47,24 @@ func alterJournal(_ path: String, _ sql: String) throws {
   try connection.execute(sql)
 }
 
-/// Turns the closed journal at `path` into the version 4 format: the same tables, without the
-/// deltas' hash chain.
+/// Turns the closed journal at `path` into the version 5 format: the same tables, without the
+/// key columns (the key that sent each action, the key each client id is bound to).
+func downgradeToVersion5(_ path: String) throws {
+  try alterJournal(
+    path,
+    """
+    ALTER TABLE deltas DROP COLUMN key;
+    ALTER TABLE ledger DROP COLUMN key;
+    ALTER TABLE snapshot_ledger DROP COLUMN key;
+    PRAGMA user_version = 5;
+    UPDATE meta SET value = 5 WHERE key = 'version';
+    """)
+}
+
+/// Turns the closed journal at `path` into the version 4 format: the version 5 one, without
+/// the deltas' hash chain.
 func downgradeToVersion4(_ path: String) throws {
+  try downgradeToVersion5(path)
   try alterJournal(
     path,
     """

@@ -10,6 +10,8 @@ package protocol LeaderLedger {
   /// process took its client id over, or the owner's key when another key holds it
   /// (``ClientLedger/judge(_:now:key:)``).
   mutating func judge(_ forwarded: ForwardedAction, key: String) -> ClientLedger.Judgement
+  /// The key `client` is bound to when it is another than `key` (``ClientLedger/owner(of:otherThan:)``).
+  func owner(of client: String, otherThan key: String) -> String?
   /// Records that a follower's action was refused: its number is used up (and a client id
   /// bound to no key is bound to the origin's key).
   mutating func recordRejected(_ origin: Origin, _ rejection: Rejection)
@@ -39,6 +41,10 @@ package struct StandaloneLedger: LeaderLedger, Sendable {
 
   package mutating func judge(_ forwarded: ForwardedAction, key: String) -> ClientLedger.Judgement {
     ledger.judge(forwarded, now: sequence, key: key)
+  }
+
+  package func owner(of client: String, otherThan key: String) -> String? {
+    ledger.owner(of: client, otherThan: key)
   }
 
   package mutating func recordRejected(_ origin: Origin, _ rejection: Rejection) {

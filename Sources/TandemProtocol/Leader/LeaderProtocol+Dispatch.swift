@@ -13,6 +13,9 @@ extension LeaderProtocol {
     quietly: Bool, ledger: inout Ledger, into effects: inout [LeaderEffect]
   ) {
     let client = forwarded.client
+    if let owner = ledger.owner(of: client, otherThan: caller.keyName) {
+      return unauthorizedClient(client, owner: owner, caller: caller, connection, &effects)
+    }
     guard followers.accepts(client, from: connection) else {
       // Sent on a connection the client has since replaced with a new HELLO (a reconnect, or a
       // restarted process with the same id): the new connection resends what still matters, in
@@ -33,13 +36,7 @@ extension LeaderProtocol {
     case .verdict(let judged, _):
       verdict = judged
     case .unauthorized(let owner):
-      effects.append(.count(.unauthorized))
-      let message =
-        "client id \(client) belongs to another key (\(owner)), not to \(caller.keyName)"
-      hold(
-        .error(code: .unauthorized, message: message), to: connection, quiet: false,
-        into: &effects)
-      return
+      return unauthorizedClient(client, owner: owner, caller: caller, connection, &effects)
     case .superseded(let current):
       // Sent by a process another process took the client id over from (see `hello`): its
       // numbers now belong to the other's numbering, so it gets no verdict on them at all.
@@ -74,12 +71,27 @@ extension LeaderProtocol {
       let origin = Origin(
         client: client, number: number, generation: forwarded.generation, key: caller.keyName)
       if let refusal = Self.refusal(toDispatch: forwarded.tag, by: caller) {
+        effects.append(.count(.unauthorized))
         return applied(
           forwarded, from: connection, key: caller.keyName, quietly: quietly,
           result: .failure(refusal), ledger: &ledger, into: &effects)
       }
       effects.append(.apply(forwarded, origin, from: connection, quietly: quietly))
     }
+  }
+
+  /// Refuses a dispatch for a client id bound to another key, `owner`: `ERROR unauthorized`,
+  /// held for the batch, and no number of the owner's used up.
+  private mutating func unauthorizedClient(
+    _ client: String, owner: String, caller: Caller, _ connection: Frame,
+    _ effects: inout [LeaderEffect]
+  ) {
+    effects.append(.count(.unauthorized))
+    let message =
+      "client id \(client) belongs to another key (\(owner)), not to \(caller.keyName): give "
+      + "this process a client id of its own"
+    hold(
+      .error(code: .unauthorized, message: message), to: connection, quiet: false, into: &effects)
   }
 
   /// Takes the outcome of an ``LeaderEffect/apply(_:_:from:quietly:)``: the sequence the action

@@ -125,6 +125,12 @@ final class LeaderHistory<State: Sendable>: Sendable {
     }
   }
 
+  /// The key `client` is bound to when it is another than `key` (no lock without a key).
+  func owner(of client: String, otherThan key: String) -> String? {
+    guard !key.isEmpty else { return nil }
+    return contents.withLock { $0.ledger.owner(of: client, otherThan: key) }
+  }
+
   /// The client's last number and the ledger's forgotten-through, for its `WELCOME`.
   func welcomeFacts(of client: String) -> (lastNumber: UInt64, forgottenThrough: UInt64) {
     contents.withLock { ($0.ledger.lastNumber(of: client), $0.ledger.forgottenThrough) }
