@@ -31,15 +31,6 @@ extension Socket {
   ) throws(ZMQError) -> (
     parts: [[UInt8]], userID: String?
   )? {
-    let message = Message()
-    guard try receive(into: message, wait: wait) else { return nil }
-    var parts: [[UInt8]] = []
-    parts.reserveCapacity(message.hasMore ? 8 : 1)
-    parts.append(message.bytes)
-    while message.hasMore {
-      _ = try receive(into: message)
-      parts.append(message.bytes)
-    }
-    return (parts, message.userID)
+    try receivePartsAndLast(wait: wait).map { ($0.parts, $0.last.userID) }
   }
 }

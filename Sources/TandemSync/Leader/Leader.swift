@@ -74,6 +74,11 @@ public final class Leader<State: Codable & Sendable>: Sendable {
     }
     let fingerprint = SchemaFingerprint.of(
       State.self, registry: registry, version: configuration.schemaVersion)
+    // A malformed endpoint is a usage error, said before anything is logged.
+    for text in [configuration.control, configuration.updates] where Endpoint(parsing: text) == nil
+    {
+      throw .invalidEndpoint(text)
+    }
     let keyRing: KeyRing?
     do throws(KeyStoreError) {
       keyRing = try Self.announceSecurity(of: configuration)
