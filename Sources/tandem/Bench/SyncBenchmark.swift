@@ -18,7 +18,7 @@ import TandemSync
 ///    DEALER to ROUTER round trip between two processes (same state).
 /// 5. metrics: the throughput of part 3 (a delta per action, no subscribers) with the leader's
 ///    metrics collected every 100 ms and without, alternating within each run, and their ratio.
-/// 6. with `--curve`: the throughput of part 3 (a delta per action, no subscribers) and the
+/// 6. with `--curve`: the throughput of part 3 (no subscribers, each grouping) and the
 ///    latency of part 4 (task on the pool) with CURVE keys beside plain mode, alternating
 ///    within each run, and their ratios.
 /// `--parts` picks some of them (`leader`, `join`, `throughput`, `latency`, `metrics`, `curve`;
