@@ -50,6 +50,10 @@ let package = Package(
     // dispatch and replica sync, as values that take inputs and return effects.
     .target(name: "TandemProtocol", dependencies: ["Tandem", "StatePatch"]),
 
+    // A deterministic simulator of a leader and followers over a simulated network with faults,
+    // checking the protocol's invariants; no I/O.
+    .target(name: "TandemSimulation", dependencies: ["Tandem", "StatePatch", "TandemProtocol"]),
+
     // The leader's journal of deltas, snapshots and the client ledger; the only importer of
     // CSQLite.
     .target(name: "TandemJournal", dependencies: ["TandemProtocol", "StatePatch", "CSQLite"]),
@@ -69,6 +73,7 @@ let package = Package(
       dependencies: [
         "Tandem", "StatePatch", "ZeroMQ", "TandemProtocol", "TandemJournal", "TandemSync",
         "CommandLineKit", "CZeroMQBaseline", "TandemCLI", "CProcessControl", "TandemMetrics",
+        "TandemSimulation",
       ]
     ),
     // prctl(2) for the helper processes of `tandem bench` (Swift cannot call it: it is variadic).
@@ -118,6 +123,7 @@ let package = Package(
     .testTarget(name: "StatePatchTests", dependencies: ["StatePatch"]),
     .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
     .testTarget(name: "TandemProtocolTests", dependencies: ["TandemProtocol"]),
+    .testTarget(name: "TandemSimulationTests", dependencies: ["TandemSimulation"]),
     .testTarget(
       name: "TandemSyncTests", dependencies: ["TandemProtocol", "TandemJournal", "TandemSync"]
     ),

@@ -1,18 +1,27 @@
 #!/usr/bin/env python3
 """Drives headless Chromium over the Chrome DevTools Protocol (--remote-debugging-pipe), with
-the standard library only: opens front end B on its bookmarks screen, then front end A, where
-it opens a repository and bookmarks it by clicking the page's own buttons, and checks that
-page B (never reloaded) lists the bookmark. Then, on A: a deep link opened directly, back and
-forward, a reload keeping the screen, a README that tries to run a script (nothing runs), an
-error without a retry, the page at 360 px wide without horizontal scrolling, and a rate limit
-that says until when. Saves a screenshot of each step. Prints one line per step and `browser: N passed, M failed`.
+the standard library only. Two browser profiles (contexts, each with its own cookies): ada
+signs in on front end A through the fixture's sign-in page, grace on front end B; each sees
+their own repositories, private ones included, and not the other's. ada bookmarks a
+repository by clicking the page's own buttons; ada's page on front end B (never reloaded)
+lists it, grace's does not. Then: a deep link opened directly, back and forward, a reload
+keeping the screen; the leader killed with SIGKILL while the pages are open (the page shows
+offline, a bookmark clicked meanwhile is applied once the leader is back, and the page
+recovers by itself); a README that tries to run a script (nothing runs); an error without a
+retry; the page at 360 px wide without horizontal scrolling; and a rate limit of ada's that
+says until when and does not delay grace's loads. Saves a screenshot of each step. Prints one
+line per step and `browser: N passed, M failed`.
 
 Usage: browser-cdp.py CHROMIUM URL_A URL_B ARTIFACT_DIR
+Environment: LEADER_COMMAND (JSON list), LEADER_PID_FILE, LEADER_LOG: how to kill the leader
+and start it again; LEADER_JOURNAL: its journal, to count the actions it applied.
 """
 import base64
 import json
 import os
 import shutil
+import signal
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -85,8 +94,15 @@ class Browser:
                 return reply.get("result", {})
         raise RuntimeError(method + ": no reply in time")
 
-    def open(self, url):
-        target = self.call("Target.createTarget", {"url": url})["targetId"]
+    def context(self):
+        """A new browser context: a profile of its own, with its own cookies."""
+        return self.call("Target.createBrowserContext")["browserContextId"]
+
+    def open(self, url, context=None):
+        params = {"url": url}
+        if context:
+            params["browserContextId"] = context
+        target = self.call("Target.createTarget", params)["targetId"]
         session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
         self.call("Page.enable", session=session)
         return session
@@ -147,23 +163,81 @@ class Browser:
 
 
 REPO = "ada/cinder-server"
+LIVE = "window.tandem && tandem.view() && tandem.view().connection === 'live'"
+
+
+def shows_repositories_of(owner, count):
+    """The page lists `count` repositories, every one of `owner`'s, one of them private."""
+    return ("document.body.dataset.screen === 'repositories' && (() => { const repos = "
+            "[...document.querySelectorAll('main [data-action=open]')].map(e => e.dataset.repo);"
+            " return repos.length === %d && repos.every(r => r.startsWith('%s/')) && "
+            "document.querySelectorAll('main small').length > 0 && "
+            "document.querySelector('main').textContent.includes('private'); })()"
+            % (count, owner))
+
+
+def sign_in(page, login):
+    """Clicks "Sign in with GitHub", then the fixture user `login` on the fixture's page."""
+    return (browser.wait_for(page, "document.body.dataset.screen === 'sign-in'")
+            and browser.click(page, "#sign-in")
+            and browser.wait_for(page, "!!document.getElementById('sign-in-%s')" % login)
+            and browser.click(page, "#sign-in-%s" % login)
+            and browser.wait_for(page, LIVE)
+            and browser.wait_for(page, "document.getElementById('identity').textContent"
+                                 ".includes('%s')" % login))
+
+
+def bookmarks(page):
+    return browser.evaluate(page, "document.body.dataset.bookmarks.split(' ')") or []
+
+
+def kill_leader():
+    with open(os.environ["LEADER_PID_FILE"]) as file:
+        os.kill(int(file.read().strip()), signal.SIGKILL)
+
+
+def journaled(tag):
+    """How many actions with `tag` the leader's journal applied (one row a delta)."""
+    journal = sqlite3.connect(os.environ["LEADER_JOURNAL"], timeout=10)
+    try:
+        return journal.execute("SELECT count(*) FROM deltas WHERE tag = ?", (tag,)).fetchone()[0]
+    finally:
+        journal.close()
+
+
+def start_leader():
+    log = open(os.environ["LEADER_LOG"], "a")
+    process = subprocess.Popen(json.loads(os.environ["LEADER_COMMAND"]), stdout=log, stderr=log,
+                               stdin=subprocess.DEVNULL)
+    with open(os.environ["LEADER_PID_FILE"], "w") as file:
+        file.write(str(process.pid))
+
+
 browser = Browser()
 try:
     version = browser.call("Browser.getVersion")
     step(True, "chromium runs headless: " + version.get("product", "?"))
-    b = browser.open(url_b)
-    step(browser.wait_for(b, "window.tandem && tandem.view() && tandem.view().connection === 'live'")
-         and browser.click(b, "#nav-bookmarks")
-         and browser.wait_for(b, "document.body.dataset.screen === 'bookmarks'"),
-         "page B is live and shows the bookmarks screen", b)
-    step(not browser.evaluate(b, "document.body.dataset.bookmarks.split(' ').includes('%s')" % REPO),
-         "page B does not list %s yet" % REPO, b)
-    a = browser.open(url_a)
-    step(browser.wait_for(a, "window.tandem && tandem.view() && tandem.view().connection === 'live'"),
-         "page A connected: its event stream delivers live views", a)
-    opened_list = browser.wait_for(
-        a, "!!document.querySelector('[data-action=open][data-repo=\"%s\"]')" % REPO)
-    step(opened_list, "page A shows ada's repositories (the worker loaded them)", a)
+    ada_profile, grace_profile = browser.context(), browser.context()
+
+    a = browser.open(url_a, ada_profile)
+    step(browser.wait_for(a, "document.body.dataset.screen === 'sign-in'"),
+         "page A, not signed in, shows only the sign-in screen", a)
+    browser.screenshot(a, "sign-in.png")
+    step(sign_in(a, "ada"), "ada signs in on A through the fixture's sign-in page", a)
+    step(browser.wait_for(a, shows_repositories_of("ada", 12)),
+         "page A shows ada's 12 repositories, her private one included", a)
+    browser.screenshot(a, "ada-signed-in.png")
+    g = browser.open(url_b, grace_profile)
+    step(sign_in(g, "grace") and browser.wait_for(g, shows_repositories_of("grace", 4)),
+         "grace signs in on B (another profile) and sees her 4, her private one included", g)
+    browser.screenshot(g, "grace-signed-in.png")
+    ada_on_b = browser.open(url_b + "/bookmarks", ada_profile)
+    step(browser.wait_for(ada_on_b, LIVE)
+         and browser.wait_for(ada_on_b, "document.body.dataset.screen === 'bookmarks'")
+         and REPO not in bookmarks(ada_on_b),
+         "ada's page on B (same profile, signed in) shows her bookmarks, without %s" % REPO,
+         ada_on_b)
+
     step(browser.click(a, "[data-action=open][data-repo=\"%s\"]" % REPO)
          and browser.wait_for(a, "document.body.dataset.screen === 'repository' && "
                               "!!document.querySelector('.markdown h1')")
@@ -175,23 +249,24 @@ try:
                               ".includes('github.bookmark.add at sequence')")
          and not browser.evaluate(a, "document.body.innerText.includes('sequence')"),
          "clicked Bookmark on A: the sequence is only in the collapsed debug panel", a)
-    shot_a = browser.screenshot(a, "page-a.png")
-    step(browser.wait_for(b, "!!document.querySelector('main [data-action=open][data-repo=\"%s\"]')" % REPO, 5),
-         "page B, open all along, lists %s without a reload" % REPO, b)
-    same_session = browser.evaluate(b, "tandem.session") == browser.evaluate(a, "tandem.session")
-    step(not same_session, "pages A and B are separate sessions, each with its own route")
-    shot_b = browser.screenshot(b, "page-b.png")
-    step(os.path.getsize(shot_a) > 10000 and os.path.getsize(shot_b) > 5000,
-         "screenshots saved: %s, %s" % (shot_a, shot_b))
+    browser.screenshot(a, "page-a.png")
+    step(browser.wait_for(ada_on_b, "!!document.querySelector('main [data-action=open]"
+                          "[data-repo=\"%s\"]')" % REPO, 5),
+         "ada's page on B, open all along, lists %s without a reload" % REPO, ada_on_b)
+    browser.screenshot(ada_on_b, "page-b.png")
+    browser.evaluate(g, "tandem.openBookmarks()")
+    step(browser.wait_for(g, "document.body.dataset.screen === 'bookmarks'")
+         and browser.wait_for(g, "!!document.querySelector('main .empty')") and not bookmarks(g)[0],
+         "grace's bookmarks stay her own: empty", g)
+    browser.screenshot(g, "grace-bookmarks.png")
 
-    live = "window.tandem && tandem.view() && tandem.view().connection === 'live'"
     on_repository = ("document.body.dataset.screen === 'repository' && location.pathname === '/%s'"
                      " && !!document.querySelector('.markdown')" % REPO)
     on_owner = ("document.body.dataset.screen === 'repositories' && location.pathname === '/ada'"
                 " && document.querySelector('main h2').textContent.startsWith('ada')"
                 " && !!document.querySelector('[data-action=open]')")
-    deep = browser.open(url_a + "/" + REPO)
-    step(browser.wait_for(deep, live) and browser.wait_for(deep, on_repository),
+    deep = browser.open(url_a + "/" + REPO, ada_profile)
+    step(browser.wait_for(deep, LIVE) and browser.wait_for(deep, on_repository),
          "a deep link to /%s opens that repository directly" % REPO, deep)
     browser.screenshot(deep, "deep-link.png")
     step(browser.click(deep, "[data-action=back]") and browser.wait_for(deep, on_owner),
@@ -203,9 +278,32 @@ try:
     step(browser.wait_for(deep, on_owner), "Forward returns to /ada", deep)
     browser.screenshot(deep, "forward.png")
     browser.reload(deep)
-    step(browser.wait_for(deep, live) and browser.wait_for(deep, on_owner),
+    step(browser.wait_for(deep, LIVE) and browser.wait_for(deep, on_owner),
          "a reload at /ada keeps ada's repositories", deep)
     browser.screenshot(deep, "reload.png")
+
+    # The leader dies with the pages open: they show offline, keep a bookmark clicked
+    # meanwhile, and recover by themselves once it is started again from its journal.
+    OTHER = "ada/juniper-docs"
+    kill_leader()
+    offline = ("!document.getElementById('offline').hidden && "
+               "document.getElementById('connection').textContent === 'offline'")
+    step(browser.wait_for(deep, offline, 30), "the leader killed with SIGKILL: page shows offline",
+         deep)
+    browser.screenshot(deep, "offline.png")
+    clicked = browser.click(deep, "[data-action=bookmark][data-repo=\"%s\"]" % OTHER)
+    step(clicked, "clicked Bookmark on %s while the leader is down" % OTHER, deep)
+    start_leader()
+    step(browser.wait_for(deep, LIVE, 30)
+         and browser.wait_for(deep, "document.getElementById('offline').hidden", 10)
+         and browser.wait_for(deep, "document.body.dataset.bookmarks.split(' ').filter(b => "
+                              "b === '%s').length === 1" % OTHER, 20)
+         and REPO in bookmarks(deep),
+         "leader back from its journal: the page recovers by itself, shows the bookmark", deep)
+    step(journaled("github.bookmark.add") == 2,
+         "the journal applied the bookmarks exactly once each (%s)"
+         % journaled("github.bookmark.add"))
+    browser.screenshot(deep, "recovered.png")
 
     browser.width(deep, 360)
     narrow = "document.documentElement.scrollWidth <= window.innerWidth && window.innerWidth <= 360"
@@ -220,8 +318,8 @@ try:
          "at 360 px the list and the repository fit without horizontal scroll (search box too)",
          deep)
 
-    hostile = browser.open(url_a + "/mallory/juniper-cli")
-    step(browser.wait_for(hostile, live)
+    hostile = browser.open(url_a + "/mallory/juniper-cli", ada_profile)
+    step(browser.wait_for(hostile, LIVE)
          and browser.wait_for(hostile, "!!document.querySelector('.markdown h1')")
          and browser.evaluate(hostile, "document.querySelector('.markdown').textContent"
                               ".includes('<script>window.readmeScriptRan')")
@@ -237,7 +335,8 @@ try:
                               ".includes('legal reasons')"),
          "a 451 says why in words, with the details collapsed and no retry", hostile)
     browser.screenshot(hostile, "blocked.png")
-    # Last, as it holds every worker back for a minute: a rate limit says until when.
+    # Last, as it holds ada's loads back for a minute: a rate limit says until when, holds
+    # back ada's next load, and not grace's.
     browser.evaluate(hostile, "tandem.openOwner('rate-limited')")
     step(browser.wait_for(hostile, "!!document.querySelector('main .waiting') && document"
                           ".querySelector('main .waiting').textContent.includes('resets at')"),
@@ -246,8 +345,15 @@ try:
     step(browser.wait_for(hostile, "location.pathname === '/grace' && !!document.querySelector("
                           "'main .waiting') && document.querySelector('main .waiting')"
                           ".textContent.startsWith('Waiting')"),
-         "a load held back by the rate limit says why and until when", hostile)
+         "ada's next load, held back by her rate limit, says why and until when", hostile)
     browser.screenshot(hostile, "rate-limited.png")
+    browser.evaluate(g, "tandem.openOwner('octo-org')")
+    waited = time.monotonic()
+    step(browser.wait_for(g, "location.pathname === '/octo-org' && "
+                          "document.querySelectorAll('main [data-action=open]').length === 30", 10),
+         "meanwhile grace's load of octo-org is not delayed (%.1f s)" % (time.monotonic() - waited),
+         g)
+    browser.screenshot(g, "grace-not-delayed.png")
 except Exception as error:
     step(False, "browser session: %s" % error)
 finally:

@@ -2,9 +2,9 @@ extension ClientLedger {
   /// The answer to a forwarded action: a verdict when its sender owns the client id, else the
   /// owner's generation.
   package enum Judgement: Sendable, Equatable {
-    /// The sender owns the client id; `adopted` when its generation, one this ledger did not
-    /// record, became the owner's (a change to journal).
-    case verdict(Verdict, adopted: Bool)
+    /// The sender owns the client id (or is not checked, or is unknown to the ledger:
+    /// ``Verdict/unknownSender``).
+    case verdict(Verdict)
     /// Another process took the client id over, under generation `current`.
     case superseded(current: UInt64)
     /// The client id is bound to another key, `owner` (``Entry/key``): no verdict, and no
@@ -14,6 +14,7 @@ extension ClientLedger {
 
   /// Judges a forwarded action: admits its sender (``admit(client:generation:now:)``; generation
   /// 0, a sender that said no `HELLO`, is not checked), then gives the ``verdict(client:number:)``.
+  /// Judging changes nothing in the ledger.
   /// `now` is the leader's sequence.
   /// An id bound to another key than `key` (the sender's, empty without authentication) is
   /// refused first.
@@ -22,16 +23,13 @@ extension ClientLedger {
   ) -> Judgement {
     let client = forwarded.client
     if let owner = owner(of: client, otherThan: key) { return .unauthorized(owner: owner) }
-    var adopted = false
     if forwarded.generation != 0 {
-      let before = entries[client]?.generation
-      if case .superseded(let current) = admit(
-        client: client, generation: forwarded.generation, now: now)
-      {
-        return .superseded(current: current)
+      switch admit(client: client, generation: forwarded.generation, now: now) {
+      case .superseded(let current): return .superseded(current: current)
+      case .unknown: return .verdict(.unknownSender)
+      case .owner: break
       }
-      adopted = entries[client]?.generation != before
     }
-    return .verdict(verdict(client: client, number: forwarded.number), adopted: adopted)
+    return .verdict(verdict(client: client, number: forwarded.number))
   }
 }

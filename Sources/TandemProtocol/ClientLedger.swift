@@ -33,6 +33,10 @@ public struct ClientLedger: Sendable, Equatable, Codable {
     /// The client's latest rejected numbers with their rejections (at most
     /// ``ClientLedger/rejectionsKept``), so a rejected action sent again is rejected again.
     public var rejections: [UInt64: Rejection] = [:]
+    /// The client's latest runs of consecutive numbers rejected together (at most
+    /// ``ClientLedger/rejectedRunsKept``): the actions of a batch the journal refused, however
+    /// many, so that none of them sent again is answered as a duplicate of an applied action.
+    public var rejectedRuns: [RejectedRun] = []
     /// The generation of the process that owns the client id: the one the latest `HELLO` that
     /// took the id over was handed (0 when no process said `HELLO` for it).
     public var generation: UInt64 = 0
@@ -54,7 +58,7 @@ public struct ClientLedger: Sendable, Equatable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-      case lastNumber, lastSequence, lastActive, rejections, generation, key
+      case lastNumber, lastSequence, lastActive, rejections, rejectedRuns, generation, key
     }
 
     /// Decodes an entry (one encoded without a generation has 0: no owner known; one without a
@@ -68,6 +72,25 @@ public struct ClientLedger: Sendable, Equatable, Codable {
         generation: try container.decodeIfPresent(UInt64.self, forKey: .generation) ?? 0,
         key: try container.decodeIfPresent(String.self, forKey: .key) ?? "")
       rejections = try container.decode([UInt64: Rejection].self, forKey: .rejections)
+      rejectedRuns =
+        try container.decodeIfPresent([RejectedRun].self, forKey: .rejectedRuns) ?? []
+    }
+
+    /// The rejection the ledger keeps for `number`, alone or in a run.
+    public func rejection(of number: UInt64) -> Rejection? {
+      if let rejection = rejections[number] { return rejection }
+      return rejectedRuns.last { $0.numbers.contains(number) }?.rejection
+    }
+  }
+
+  /// Consecutive numbers of one client rejected with one rejection.
+  public struct RejectedRun: Sendable, Equatable, Codable {
+    public var numbers: ClosedRange<UInt64>
+    public var rejection: Rejection
+
+    public init(numbers: ClosedRange<UInt64>, rejection: Rejection) {
+      self.numbers = numbers
+      self.rejection = rejection
     }
   }
 
@@ -94,6 +117,12 @@ public struct ClientLedger: Sendable, Equatable, Codable {
     case rejected(Rejection)
     /// A number is missing before it; refuse and expect this number first.
     case outOfOrder(expected: UInt64)
+    /// The sender's generation is one the ledger did not hand or no longer records, or the
+    /// ledger holds nothing of its client id (it forgot the client, or lost the end of its
+    /// history): its number says nothing the ledger can check (number 1 could apply an action
+    /// a second time), so refuse it without using it up; the sender realigns with `HELLO`,
+    /// whose `WELCOME` says which of its actions may have been applied.
+    case unknownSender
   }
 
   /// The entries by client id.
@@ -104,6 +133,8 @@ public struct ClientLedger: Sendable, Equatable, Codable {
   public var maximumClients: Int
   /// The most rejections kept per client (the latest, by number).
   public static let rejectionsKept = 64
+  /// The most runs of numbers rejected together kept per client (the latest).
+  public static let rejectedRunsKept = 16
   /// The latest ``Entry/lastActive`` of any client this ledger has forgotten (0 when it never
   /// forgot one): a client's action applied after this sequence is still in the ledger. The
   /// leader sends it in `WELCOME`, so a follower that finds itself unknown can tell whether an
@@ -145,7 +176,7 @@ public struct ClientLedger: Sendable, Equatable, Codable {
     let entry = entries[client]
     let last = entry?.lastNumber ?? 0
     if number <= last {
-      if let rejection = entry?.rejections[number] { return .rejected(rejection) }
+      if let rejection = entry?.rejection(of: number) { return .rejected(rejection) }
       return .duplicate(sequence: entry?.lastSequence ?? 0)
     }
     if number == last + 1 { return .apply }
@@ -157,9 +188,12 @@ public struct ClientLedger: Sendable, Equatable, Codable {
   /// new owner:
   /// - the process that owns the id keeps it (`generation` is the ledger's);
   /// - a process handed an older generation than the ledger's was taken over, and is refused;
-  /// - a generation above the ledger's is one this ledger did not record (it lost the `HELLO`
-  ///   that handed it, or the process was welcomed in another history): the process owns the
-  ///   id under it;
+  /// - a generation above the ledger's is one this ledger did not hand or no longer records (it
+  ///   lost the `HELLO` that handed it with the end of a journal, or the process was welcomed in
+  ///   another history): the ledger cannot tell that process from another one that holds such a
+  ///   generation too (two processes started with one client id while a leader without its
+  ///   ledger restarted), so it hands it a new generation above both, and the process owns the
+  ///   id from now on, as a new process would;
   /// - a new process takes the id over under the ledger's generation plus `fresh`. The random
   ///   step keeps the generations of two ledgers apart (a leader that started a new history
   ///   hands out generations a returning process may also hold from the old one): two
@@ -179,8 +213,8 @@ public struct ClientLedger: Sendable, Equatable, Codable {
     let current = entries[client]?.generation ?? 0
     if generation != 0 && generation < current { return .superseded(current: current) }
     if generation != 0 && generation == current { return .welcome(generation: generation) }
-    let (stepped, overflow) = current.addingReportingOverflow(max(fresh, 1))
-    let owner = generation != 0 ? generation : (overflow ? UInt64.max : stepped)
+    let (stepped, overflow) = max(current, generation).addingReportingOverflow(max(fresh, 1))
+    let owner = overflow ? UInt64.max : stepped
     own(client, generation: owner, now: now, key: key)
     return .welcome(generation: owner)
   }
@@ -191,17 +225,21 @@ public struct ClientLedger: Sendable, Equatable, Codable {
     case owner
     /// A process another process took the client id over from: refuse it (`superseded`).
     case superseded(current: UInt64)
+    /// A generation this ledger did not hand or no longer records (see
+    /// ``hello(client:generation:now:fresh:)``), or a client it holds nothing of: the sender
+    /// must say `HELLO` to this ledger before its numbers mean anything here.
+    case unknown
   }
 
   /// Who sent an action of `client` from a process handed `generation`: a generation below the
-  /// ledger's is a process taken over; one above it, a generation this ledger did not record,
-  /// becomes the owner's (as at ``hello(client:generation:now:fresh:)``). `now` is the leader's
+  /// ledger's is a process taken over; one above it (or any, for a client the ledger does not
+  /// hold) is one this ledger did not hand or no longer records. `now` is the leader's
   /// sequence.
   public mutating func admit(client: String, generation: UInt64, now: UInt64) -> Sender {
     guard generation != 0 else { return .owner }
     let current = entries[client]?.generation ?? 0
     if generation < current { return .superseded(current: current) }
-    if generation > current { own(client, generation: generation, now: now) }
+    if generation > current { return .unknown }
     return .owner
   }
 
@@ -268,7 +306,8 @@ public struct ClientLedger: Sendable, Equatable, Codable {
     update(client) { entry in
       entry = before ?? .unused
       entry.rejections = after.rejections
-      for number in undone { entry.rejected(number, now: now, rejection: rejection) }
+      entry.rejectedRuns = after.rejectedRuns
+      entry.rejected(runsOf: undone, now: now, rejection: rejection)
       entry.lastNumber = after.lastNumber
       entry.generation = after.generation
       entry.key = after.key
@@ -413,6 +452,27 @@ extension ClientLedger.Entry {
     lastNumber = number
     lastSequence = sequence
     lastActive = sequence
+  }
+
+  /// Records `numbers` rejected with `rejection`: each run of consecutive numbers as one
+  /// ``ClientLedger/RejectedRun`` (a single number as a rejection of its own).
+  fileprivate mutating func rejected(runsOf numbers: [UInt64], now: UInt64, rejection: Rejection) {
+    var start = 0
+    let sorted = numbers.sorted()
+    while start < sorted.count {
+      var end = start
+      while end + 1 < sorted.count, sorted[end + 1] == sorted[end] + 1 { end += 1 }
+      if end == start {
+        rejected(sorted[start], now: now, rejection: rejection)
+      } else {
+        lastNumber = max(lastNumber, sorted[end])
+        lastActive = now
+        rejectedRuns.append(
+          ClientLedger.RejectedRun(numbers: sorted[start]...sorted[end], rejection: rejection))
+        if rejectedRuns.count > ClientLedger.rejectedRunsKept { rejectedRuns.removeFirst() }
+      }
+      start = end + 1
+    }
   }
 
   fileprivate mutating func rejected(_ number: UInt64, now: UInt64, rejection: Rejection) {

@@ -10,17 +10,20 @@ let workerCommand = Command(
   summary: "Run a worker: claim requested loads, call the GitHub API, dispatch the results.",
   usage: """
     --leader ENDPOINT [--api-base URL] [--worker-id ID] [--concurrency N] [--lease-ms N]
-    [--metrics HOST:PORT]
+    [--metrics HOST:PORT] [--state-dir DIR]
 
-    The token, if any, is read from the GITHUB_TOKEN environment variable; it is sent to the
-    API only and never enters the state, the journal or a log.
+    The service's own token, if any, is read from the GITHUB_TOKEN environment variable; the
+    tokens of users who signed in through a front end are read from DIR/sign-ins/. Tokens are
+    sent to the API only and never enter the state, the journal or a log.
 
     Options:
       --leader ENDPOINT   the leader's control endpoint (as `github-browser leader` printed it)
     \(SecurityOptions.followerHelp)
       --api-base URL      the API root (default https://api.github.com; a fixture-api URL)
       --worker-id ID      the id this worker's claims carry (default HOST-PID)
-      --concurrency N     loads performed at once (default 4)
+      --concurrency N     loads of one account performed at once (default 4)
+      --state-dir DIR     the service's state directory, shared with the front ends (sign-ins
+                          in DIR/sign-ins)
       --lease-ms N        how long a claim lasts unless renewed (default 15000)
       --timeout-ms N      how long one request may take (default 15000)
       --metrics HOST:PORT serve Prometheus metrics at http://HOST:PORT/metrics (port 0:
@@ -54,6 +57,7 @@ let workerCommand = Command(
     let timeout = try arguments.integer("timeout-ms", default: 15_000, in: 100...600_000)
     let metricsAt = try arguments.option(
       "metrics", expected: MetricsAddress.expected, MetricsAddress.init)
+    let credentials = try arguments.option("state-dir").map(signInStore(in:))
     try arguments.finish()
 
     let token = ProcessInfo.processInfo.environment["GITHUB_TOKEN"].flatMap {
@@ -64,7 +68,7 @@ let workerCommand = Command(
         baseURL: baseURL, token: token, timeout: Double(timeout) / 1000))
     let follower = try joinLeader(leader, security: security)
     let worker = BrowserWorker(
-      follower: follower, client: client,
+      follower: follower, client: client, credentials: credentials,
       configuration: BrowserWorker.Configuration(
         workerID: workerID, lease: .milliseconds(lease), concurrency: concurrency))
     let metrics: MetricsServer?

@@ -74,7 +74,7 @@ import Testing
     let store = Store<BrowserState>(reducer: browserStoreReducer, state: BrowserState())
     store.dispatch(AddBookmark(owner: "ada", name: "x"))
     store.dispatch(AddBookmark(owner: "ADA", name: "X"))
-    #expect(store.state.bookmarks == [Bookmark(owner: "ada", name: "x")])
+    #expect(store.state.bookmarks(of: "") == [Bookmark(owner: "ada", name: "x")])
     store.dispatch(RemoveBookmark(owner: "ada", name: "X"))
     #expect(store.state.bookmarks.isEmpty)
   }
@@ -93,7 +93,7 @@ import Testing
     #expect(
       validateBrowserAction(AddBookmark(owner: "ADA", name: "REPO-7"), in: store.state) == nil)
     store.dispatch(another)
-    #expect(store.state.bookmarks.count == BrowserState.maximumBookmarks)
+    #expect(store.state.bookmarks(of: "").count == BrowserState.maximumBookmarks)
     store.dispatch(RemoveBookmark(owner: "ada", name: "repo-0"))
     #expect(validateBrowserAction(another, in: store.state) == nil)
   }

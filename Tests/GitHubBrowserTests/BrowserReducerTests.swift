@@ -288,9 +288,9 @@ import Testing
       &state, .addBookmark(Bookmark(owner: "apple", name: "swift")),
       .addBookmark(Bookmark(owner: "Apple", name: "Swift")),
       .addBookmark(Bookmark(owner: "ada", name: "notes")))
-    #expect(state.bookmarks.map(\.fullName) == ["apple/swift", "ada/notes"])
+    #expect(state.bookmarks(of: "").map(\.fullName) == ["apple/swift", "ada/notes"])
     reduce(&state, .removeBookmark(Bookmark(owner: "APPLE", name: "swift")))
-    #expect(state.bookmarks.map(\.fullName) == ["ada/notes"])
+    #expect(state.bookmarks(of: "").map(\.fullName) == ["ada/notes"])
   }
 
   @Test func identityIsRecordedWithoutAToken() throws {

@@ -14,9 +14,11 @@ final class HTTPTestClient: @unchecked Sendable {
   }
 
   private var socketDescriptor: Int32
+  private let port: Int
   private var pending: [UInt8] = []
 
   init(port: Int) throws {
+    self.port = port
     socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard socketDescriptor >= 0 else { throw Failure(description: "socket failed") }
     var timeout = timeval(tv_sec: 10, tv_usec: 0)
@@ -43,8 +45,9 @@ final class HTTPTestClient: @unchecked Sendable {
   }
 
   /// Sends a request with `Connection: close`.
-  func send(method: String, path: String, body: [UInt8] = []) throws {
-    var text = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+  func send(method: String, path: String, body: [UInt8] = [], cookie: String? = nil) throws {
+    var text = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+    if let cookie { text += "Cookie: \(cookie)\r\n" }
     if method == "POST" {
       text += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n"
     }
@@ -89,15 +92,16 @@ final class HTTPTestClient: @unchecked Sendable {
     }
   }
 
-  /// The status and the lower-cased headers.
+  /// The status and the lower-cased headers (the values of a repeated one joined by newlines).
   func head() throws -> (status: Int, headers: [String: String]) {
     guard let status = try line()?.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
     else { throw Failure(description: "no status line") }
     var headers: [String: String] = [:]
     while let field = try line(), !field.isEmpty {
       guard let colon = field.firstIndex(of: ":") else { continue }
-      headers[field[..<colon].lowercased()] = field[field.index(after: colon)...]
-        .trimmingCharacters(in: .whitespaces)
+      let name = field[..<colon].lowercased()
+      let value = field[field.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+      headers[name] = headers[name].map { $0 + "\n" + value } ?? value
     }
     return (status, headers)
   }
@@ -122,11 +126,11 @@ final class HTTPTestClient: @unchecked Sendable {
   /// One whole request: the status, the header fields (names in lower case) and the body as
   /// text.
   static func request(
-    port: Int, method: String = "GET", path: String, body: String = ""
+    port: Int, method: String = "GET", path: String, body: String = "", cookie: String? = nil
   ) async throws -> (status: Int, headers: [String: String], body: String) {
     try await onThread {
       let client = try HTTPTestClient(port: port)
-      try client.send(method: method, path: path, body: Array(body.utf8))
+      try client.send(method: method, path: path, body: Array(body.utf8), cookie: cookie)
       let (status, headers) = try client.head()
       let length = headers["content-length"].flatMap { Int($0) } ?? 0
       return (status, headers, String(decoding: try client.bytes(length), as: UTF8.self))

@@ -12,15 +12,19 @@ final class ServiceHarness: Sendable {
   /// The fixture API and a leader bound to `control` and `updates` (ports the system picks by
   /// default).
   init(
-    control: String = "tcp://127.0.0.1:*", updates: String = "tcp://127.0.0.1:*"
+    control: String = "tcp://127.0.0.1:*", updates: String = "tcp://127.0.0.1:*",
+    journalPath: String? = nil
   ) async throws {
     fixture = try FixtureAPI()
-    leader = try await Self.leader(control: control, updates: updates)
+    leader = try await Self.leader(control: control, updates: updates, journalPath: journalPath)
   }
 
   /// A leader of a new, empty history of the browser's state, bound to `control` and `updates`.
-  static func leader(control: String, updates: String) async throws -> Leader<BrowserState> {
+  static func leader(
+    control: String, updates: String, journalPath: String? = nil
+  ) async throws -> Leader<BrowserState> {
     var configuration = LeaderConfiguration(control: control, updates: updates)
+    configuration.journalPath = journalPath
     configuration.heartbeatInterval = .milliseconds(100)
     configuration.schemaVersion = browserSchemaVersion
     let store = Store<BrowserState>(reducer: browserStoreReducer, state: BrowserState())

@@ -27,7 +27,7 @@ import Testing
       port: web.port, method: "POST", path: "/api/actions", body: Self.bookmark)
     #expect(answer.status == 200)
     #expect(answer.body == #"{"sequence":1}"#)
-    #expect(follower.store.state.bookmarks == [Bookmark(owner: "ada", name: "atlas")])
+    #expect(follower.store.state.bookmarks(of: "") == [Bookmark(owner: "ada", name: "atlas")])
     web.stop()
     await service.stop([follower])
   }

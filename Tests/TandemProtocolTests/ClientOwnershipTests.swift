@@ -38,11 +38,11 @@ struct ClientOwnershipTests {
       name: "a process taken over comes back", owner: 8, hello: 3,
       greeting: .superseded(current: 8), ownerAfter: 8),
     Row(
-      name: "a generation the ledger did not record (lost, or of another history)", owner: 2,
-      hello: 7, greeting: .welcome(generation: 7), ownerAfter: 7),
+      name: "a generation the ledger did not record (lost, or of another history) is renewed",
+      owner: 2, hello: 7, greeting: .welcome(generation: 12), ownerAfter: 12),
     Row(
-      name: "a generation of another history, client unknown", owner: nil, hello: 6,
-      greeting: .welcome(generation: 6), ownerAfter: 6),
+      name: "a generation of another history, client unknown, is renewed", owner: nil, hello: 6,
+      greeting: .welcome(generation: 11), ownerAfter: 11),
   ]
 
   /// A ledger whose entry for "c" has the generation `owner` (nil: no entry).
@@ -50,7 +50,7 @@ struct ClientOwnershipTests {
     var ledger = ClientLedger()
     if let owner {
       ledger.recordApplied(client: "c", number: 1, sequence: 10)
-      if owner > 0 { _ = ledger.hello(client: "c", generation: owner, now: 10, fresh: fresh) }
+      if owner > 0 { ledger.own("c", generation: owner, now: 10) }
     }
     return ledger
   }
@@ -82,11 +82,11 @@ struct ClientOwnershipTests {
       name: "a process taken over", owner: 8, sent: 3, sender: .superseded(current: 8),
       ownerAfter: 8),
     AdmitRow(
-      name: "a generation the ledger did not record becomes the owner's", owner: 2, sent: 9,
-      sender: .owner, ownerAfter: 9),
+      name: "a generation the ledger did not record is unknown until its HELLO", owner: 2,
+      sent: 9, sender: .unknown, ownerAfter: 2),
     AdmitRow(
-      name: "a leader restarted without its ledger", owner: nil, sent: 9, sender: .owner,
-      ownerAfter: 9),
+      name: "a leader restarted without its ledger knows no sender", owner: nil, sent: 9,
+      sender: .unknown, ownerAfter: nil),
   ]
 
   @Test(arguments: admitRows)
@@ -94,6 +94,43 @@ struct ClientOwnershipTests {
     var ledger = Self.ledger(owner: row.owner)
     #expect(ledger.admit(client: "c", generation: row.sent, now: 20) == row.sender)
     #expect(ledger.entries["c"]?.generation == row.ownerAfter)
+  }
+
+  /// Two processes started with one client id, and a leader restarted without its ledger: each
+  /// holds a generation of another history. Whichever says `HELLO` first gets a new one above
+  /// its own; the other, holding a lower one, is refused, or, holding a higher one, gets a new
+  /// generation above it and takes the id over. Either way one process owns the id, and its
+  /// numbers are never judged against the other's.
+  @Test(arguments: [(first: 9, second: 4), (first: 4, second: 20)] as [(UInt64, UInt64)])
+  func twoProcessesWithGenerationsOfAnotherHistory(first: UInt64, second: UInt64) {
+    var ledger = ClientLedger()
+    #expect(
+      ledger.hello(client: "c", generation: first, now: 0, fresh: 5)
+        == .welcome(generation: first + 5))
+    let greeting = ledger.hello(client: "c", generation: second, now: 0, fresh: 5)
+    if second < first + 5 {
+      #expect(greeting == .superseded(current: first + 5))
+    } else {
+      #expect(greeting == .welcome(generation: second + 5))
+    }
+    // A dispatch under a generation the ledger never handed is not judged by its number.
+    let action = ForwardedAction(client: "c", number: 1, generation: second, tag: "t", payload: [])
+    #expect(ledger.judge(action, now: 0) != .verdict(.apply))
+  }
+
+  /// A sender with a generation whose client id the ledger holds nothing of (it forgot the
+  /// client): number 1 would look like its next action, so no number is judged.
+  @Test(arguments: [1, 7] as [UInt64])
+  func aSenderTheLedgerForgotIsNotJudgedByItsNumber(_ number: UInt64) {
+    var ledger = ClientLedger()
+    let action = ForwardedAction(client: "c", number: number, generation: 9, tag: "t", payload: [])
+    #expect(ledger.judge(action, now: 20) == .verdict(.unknownSender))
+    #expect(ledger.entries["c"] == nil)
+    var unchecked = action
+    unchecked.generation = 0
+    #expect(
+      ledger.judge(unchecked, now: 20)
+        == .verdict(number == 1 ? .apply : .outOfOrder(expected: 1)))
   }
 
   /// The paused process of the protocol's "superseded" rule: A owns the id and sent actions

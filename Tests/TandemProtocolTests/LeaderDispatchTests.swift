@@ -42,7 +42,7 @@ struct LeaderDispatchTests {
   func supersededGeneration() {
     var fixture = F()
     fixture.ledger.ledger.recordApplied(client: "c", number: 1, sequence: 1)
-    _ = fixture.ledger.ledger.hello(client: "c", generation: 10, now: 1, fresh: 5)
+    fixture.ledger.ledger.own("c", generation: 10, now: 1)
     // The old process's duplicate of number 1 must not be answered as the new one's.
     let effects = fixture.receive(.dispatch(F.action(1, generation: 5)))
     #expect(effects.errorCode == .superseded)

@@ -89,12 +89,12 @@ struct OutboxExactlyOnceTests {
 
   @Test func aQuickRestartsWelcomeOfAnotherEpochLeavesNothingInDoubt() throws {
     // The leader restarted with a new history between two connections: its ledger forgot
-    // everything, and the old history's actions went with it.
+    // everything (and so it forgot no client yet), and the old history's actions went with it.
     var (outbox, receipts) = try aligned(sending: 3, lastNumber: 4)
     _ = outbox.answered(5)
     outbox.connectionClosed()
     let restarted = Epoch(rawValue: 8)
-    let inDoubt = outbox.welcome(lastNumber: 0, forgottenThrough: 9, epoch: restarted, sequence: 0)
+    let inDoubt = outbox.welcome(lastNumber: 0, forgottenThrough: 0, epoch: restarted, sequence: 0)
     let resent = send(&outbox, epoch: restarted)
     #expect(inDoubt.isEmpty && resent == [1, 2])
     #expect(outbox.entries.map(\.receipt) == Array(receipts[1...]))
@@ -106,6 +106,18 @@ struct OutboxExactlyOnceTests {
     let settled = outbox.applied(
       in: [oldHistory][...], epoch: restarted, client: "c", generation: 0)
     #expect(settled.map(\.receipt) == [receipts[1]] && settled.map(\.sequence) == [4])
+  }
+
+  @Test func aNewEpochOverTheOldHistorysPrefixKeepsWhatItForgotInDoubt() throws {
+    // Actions sent at sequence 10; the journal lost its tail after 30 and the leader went on
+    // under a new epoch with its ledger, which had forgotten the client at 25: the actions may
+    // have been applied in the prefix the new epoch keeps, so renumbered they could apply twice.
+    var (outbox, receipts) = try aligned(sending: 2, at: 10)
+    outbox.connectionClosed()
+    let minted = Epoch(rawValue: 9)
+    let inDoubt = outbox.welcome(lastNumber: 0, forgottenThrough: 25, epoch: minted, sequence: 30)
+    #expect(inDoubt.map(\.receipt) == receipts)
+    #expect(send(&outbox, at: 30, epoch: minted).isEmpty)
   }
 
   struct OriginRow: Sendable, CustomTestStringConvertible {

@@ -44,6 +44,30 @@ struct ReplicaSyncLeaderChangeTests {
         == .hello(version: ControlRequest.version, client: "c", fingerprint: "f", generation: 5))
   }
 
+  /// A leader restarted from its journal (same epoch) on another updates endpoint, behind the
+  /// open control connection: its PONGs keep coming, the old updates endpoint is silent. Only
+  /// updates count while live, so the follower rejoins and learns the new endpoint.
+  @Test func pongsAloneDoNotKeepALiveReplicaThatHearsNoUpdates() {
+    var sync = live(at: 4)
+    var effects: [ReplicaSync.Effect] = []
+    for second in 1...4 {
+      let at = now + .seconds(second)
+      _ = sync.ping(client: "c")
+      _ = sync.received(.pong(epoch, sequence: 9), now: at)
+      effects += sync.tick(now: at)
+    }
+    #expect(effects.contains { if case .reconnect = $0 { true } else { false } })
+    // Updates keep it live, PONGs or not.
+    var heard = live(at: 4)
+    var quiet: [ReplicaSync.Effect] = []
+    for second in 1...4 {
+      let at = now + .seconds(second)
+      quiet += heard.received(.heartbeat(epoch, sequence: 4, stateHash: 0), now: at)
+      quiet += heard.tick(now: at)
+    }
+    #expect(!quiet.contains { if case .reconnect = $0 { true } else { false } })
+  }
+
   @Test func aPongOfAnotherEpochWhileLiveSaysHelloAgain() {
     var sync = live(at: 4)
     _ = sync.ping(client: "c")

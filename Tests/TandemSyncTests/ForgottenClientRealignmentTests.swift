@@ -71,7 +71,9 @@ struct ForgottenClientRealignmentTests {
         "record \(value): \(String(describing: receipt.outcome)), applied at \(sequences)"
       switch receipt.outcome {
       case .success(let sequence):
-        #expect(sequences == [sequence], "\(positions)")
+        // Applied once, and shown by the receipt's sequence: its own, or (answered as a
+        // duplicate after a resend) the client's last, which is after it.
+        #expect(sequences.count == 1 && sequences[0] <= sequence, "\(positions)")
       case .failure(.outcomeUnknown) where value < 2:
         // Sent before the leader forgot the client: it may have been applied, and is not sent
         // again.

@@ -1,8 +1,8 @@
+import Testing
 
 @testable import TandemJournal
 @testable import TandemProtocol
 @testable import TandemSync
-import Testing
 
 @Suite("Journal: append")
 struct JournalAppendTests {
@@ -115,6 +115,29 @@ struct JournalAppendTests {
       let commit = try journal.append([], ledger: ledgerChange(ledger, "c1"))
       #expect(commit.lastSequence == 1)
       #expect(try journal.recover().ledger.entries == ledger.entries)
+    }
+  }
+
+  @Test func keepsARunOfNumbersABatchFailedWith() throws {
+    try withTemporaryDirectory { directory in
+      let journal = try makeJournal(in: directory)
+      try journal.append(journalDeltas(1...1))
+      var ledger = ClientLedger()
+      ledger.recordApplied(client: "c1", number: 1, sequence: 1)
+      let before = ledger.entries["c1"]
+      let failure = Rejection(code: .commitFailed, message: "disk")
+      var after = ledger
+      for number in 2...201 as ClosedRange<UInt64> {
+        after.recordApplied(client: "c1", number: number, sequence: number)
+      }
+      ledger.revert(
+        client: "c1", before: before, after: after.entries["c1"]!, undone: Array(2...201),
+        rejection: failure, now: 1)
+      try journal.append([], ledger: ledgerChange(ledger, "c1"))
+      let recovered = try journal.recover().ledger
+      #expect(recovered.entries == ledger.entries)
+      #expect(recovered.entries["c1"]?.rejectedRuns.map(\.numbers) == [2...201])
+      #expect(recovered.verdict(client: "c1", number: 2) == .rejected(failure))
     }
   }
 

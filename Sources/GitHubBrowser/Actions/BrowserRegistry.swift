@@ -39,7 +39,10 @@ public let browserRegistry = ActionRegistry()
 /// ``LoadRequest`` records its ``LoadRequest/session``, ``LoadFailure/Kind`` has
 /// ``LoadFailure/Kind/sessionQueueFull``, and ``RepositoryDetail`` has
 /// ``RepositoryDetail/fullReadmeBytes``.
-public let browserSchemaVersion = "3"
+/// Version 4: sessions, loads, bookmarks, rate limits and cached data belong to an account
+/// (``BrowserSession/account``, ``LoadRequest/account``, ``BrowserState/bookmarks``,
+/// ``BrowserState/rateLimits``, ``BrowserState/cacheKey(_:account:)``).
+public let browserSchemaVersion = "4"
 
 /// The tags a web front end forwards from browsers; the others belong to workers.
 public let browserUserTags: Set<String> = [
@@ -50,7 +53,8 @@ public let browserUserTags: Set<String> = [
 /// The leader's validation of forwarded actions (`LeaderConfiguration.validate`) against its
 /// current `state`: refuses names GitHub would never accept (in routes, selections, loads and
 /// bookmarks), a new bookmark beyond ``BrowserState/maximumBookmarks``, empty or oversized
-/// session ids (of navigations, load requests and session ends), page numbers outside
+/// session ids (of navigations, load requests and session ends), accounts that are not a
+/// login in lower case, page numbers outside
 /// 1...``BrowserState/maximumListPages``, claims without a worker or a future expiry, load
 /// results whose times are not seconds since 1970 before the year 10000, and an identity whose
 /// login is longer than ``NameBound/login``, with a message saying what is wrong.
@@ -65,18 +69,23 @@ public func validateBrowserAction(_ action: any Action, in state: BrowserState) 
   switch action {
   case let bookmark as AddBookmark:
     problem =
-      nameProblem(owner: bookmark.owner, name: bookmark.name)
-      ?? bookmarkLimitProblem(Bookmark(owner: bookmark.owner, name: bookmark.name), in: state)
+      accountProblem(bookmark.account) ?? nameProblem(owner: bookmark.owner, name: bookmark.name)
+      ?? bookmarkLimitProblem(
+        Bookmark(owner: bookmark.owner, name: bookmark.name), of: bookmark.account, in: state)
   case let bookmark as RemoveBookmark:
-    problem = nameProblem(owner: bookmark.owner, name: bookmark.name)
+    problem =
+      accountProblem(bookmark.account) ?? nameProblem(owner: bookmark.owner, name: bookmark.name)
   case let navigate as Navigate:
     problem =
-      sessionProblem(navigate.session) ?? screenProblem(navigate.route.screen)
+      accountProblem(navigate.account) ?? sessionProblem(navigate.session)
+      ?? screenProblem(navigate.route.screen)
       ?? navigate.route.selection.flatMap(selectionProblem)
   case let end as EndSession:
     problem = sessionProblem(end.session)
   case let request as RequestLoad:
-    problem = sessionProblem(request.session) ?? targetProblem(request.target)
+    problem =
+      accountProblem(request.account) ?? sessionProblem(request.session)
+      ?? targetProblem(request.target)
   case let claim as ClaimLoad:
     problem =
       claim.workerID.isEmpty || claim.expiresAt <= claim.now
@@ -91,10 +100,21 @@ public func validateBrowserAction(_ action: any Action, in state: BrowserState) 
   return problem.map { Rejection(code: .refused, message: $0) }
 }
 
-private func bookmarkLimitProblem(_ bookmark: Bookmark, in state: BrowserState) -> String? {
-  guard state.bookmarks.count >= BrowserState.maximumBookmarks, !state.hasBookmark(bookmark)
+private func bookmarkLimitProblem(
+  _ bookmark: Bookmark, of account: String, in state: BrowserState
+) -> String? {
+  guard state.bookmarks(of: account).count >= BrowserState.maximumBookmarks,
+    !state.hasBookmark(bookmark, account: account)
   else { return nil }
-  return "the service keeps at most \(BrowserState.maximumBookmarks) bookmarks: remove one first"
+  return "the service keeps at most \(BrowserState.maximumBookmarks) bookmarks a user: remove one"
+    + " first"
+}
+
+/// An account is `""` (the service's own token) or a GitHub login in lower case.
+private func accountProblem(_ account: String) -> String? {
+  guard !account.isEmpty else { return nil }
+  if account != account.lowercased() { return "an account is a login in lower case" }
+  return loginProblem(account)
 }
 
 private func sessionProblem(_ session: String) -> String? {

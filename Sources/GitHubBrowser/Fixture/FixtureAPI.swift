@@ -24,7 +24,15 @@ import Synchronization
 /// | `flaky` | 502 for the first ``Configuration/flakyFailures`` requests of each path |
 ///
 /// A request with the token ``refusedToken`` gets 401 "Bad credentials" on every path, as GitHub
-/// answers a revoked or mistyped token; any other bearer token signs in as `ada`.
+/// answers a revoked or mistyped token; a token from the fixture's OAuth flow signs in as the
+/// user it was issued for, and any other bearer token as `ada`. A private repository is seen
+/// only by its owner.
+///
+/// The fixture also plays GitHub's OAuth web flow for one app (client id and secret in
+/// ``Configuration``): `GET /login/oauth/authorize` is a sign-in page listing
+/// ``signInLogins`` and a "Cancel" link, and `POST /login/oauth/access_token` exchanges a code
+/// once, within ten minutes, answering as GitHub does (`bad_verification_code` for a reused or
+/// unknown code, `incorrect_client_credentials`, `redirect_uri_mismatch`).
 ///
 /// The owner `newcomer` has one empty repository (`garnet-ui`, no commit yet), answered as GitHub
 /// answers for one: its README is 404 "This repository is empty.", its branches `[]` and its
@@ -55,20 +63,32 @@ public final class FixtureAPI: Sendable {
     public var slowDelay: Duration
     /// How many times each of `flaky`'s paths answers 502 before it succeeds.
     public var flakyFailures: Int
+    /// The client id of the fixture's one OAuth app.
+    public var oauthClientID: String
+    /// The client secret of the fixture's one OAuth app.
+    public var oauthClientSecret: String
 
     /// A configuration; every parameter has the default described on its property.
     public init(
       server: HTTPServer.Configuration = HTTPServer.Configuration(),
-      slowDelay: Duration = .seconds(3), flakyFailures: Int = 2
+      slowDelay: Duration = .seconds(3), flakyFailures: Int = 2,
+      oauthClientID: String = "fixture-client-id",
+      oauthClientSecret: String = "fixture-client-secret"
     ) {
       self.server = server
       self.slowDelay = slowDelay
       self.flakyFailures = flakyFailures
+      self.oauthClientID = oauthClientID
+      self.oauthClientSecret = oauthClientSecret
     }
   }
 
   /// The token the fixture refuses, with 401 "Bad credentials" on every path.
   public static let refusedToken = "fixture-refused-token"
+
+  /// The users its sign-in page offers: `ada` (12 repositories, one private), `grace` (4, one
+  /// private) and `newcomer` (one empty repository).
+  public static let signInLogins = ["ada", "grace", "newcomer"]
 
   /// The server answering the requests.
   public let server: HTTPServer
@@ -101,6 +121,7 @@ final class FixtureState: Sendable {
   let data = FixtureData.standard
   let startedAt = Int64(Date().timeIntervalSince1970)
   private let counts = Mutex<[String: Int]>([:])
+  let oauth = Mutex(FixtureOAuthBook())
 
   init(configuration: FixtureAPI.Configuration) {
     self.configuration = configuration
@@ -141,6 +162,7 @@ final class FixtureState: Sendable {
     router.get("/repos/:owner/:repo/commits") { request in
       try await answer(request) { try $0.commits() }
     }
+    registerOAuth(on: &router)
     return router
   }
 }

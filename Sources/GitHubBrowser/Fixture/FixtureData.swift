@@ -52,14 +52,19 @@ struct FixtureData: Sendable {
     self.owner(owner)?.repositories.first { $0.name.lowercased() == name.lowercased() }
   }
 
-  /// The standard fixture: `octo-org` (47 repositories), `ada` (12, one private), `grace` (3),
+  /// The standard fixture: `octo-org` (47 repositories), `ada` (12, one private), `grace` (4,
+  /// one private),
   /// `newcomer` (1, empty), `prolix` (1, with text longer than the state keeps), `long-names`
   /// (2, with names longer than GitHub allows), `mallory` (1, whose README tries to run a
   /// script), and the special owners `slowpoke` and `flaky` (1 each).
   static let standard = FixtureData(owners: [
     makeOwner("octo-org", id: 9001, organization: true, name: "Octo Org", count: 47, seed: 1),
-    makeOwner("ada", id: 1815, organization: false, name: "Ada Lovelace", count: 12, seed: 2),
-    makeOwner("grace", id: 1906, organization: false, name: "Grace Hopper", count: 3, seed: 3),
+    makeOwner(
+      "ada", id: 1815, organization: false, name: "Ada Lovelace", count: 12, seed: 2,
+      privateIndex: 11),
+    makeOwner(
+      "grace", id: 1906, organization: false, name: "Grace Hopper", count: 4, seed: 3,
+      privateIndex: 3),
     emptied(makeOwner("newcomer", id: 6060, organization: false, name: nil, count: 1, seed: 6)),
     withLongText(
       makeOwner("prolix", id: 7070, organization: false, name: nil, count: 1, seed: 7)),
@@ -88,11 +93,14 @@ struct FixtureData: Sendable {
   ]
 
   private static func makeOwner(
-    _ login: String, id: Int, organization: Bool, name: String?, count: Int, seed: Int
+    _ login: String, id: Int, organization: Bool, name: String?, count: Int, seed: Int,
+    privateIndex: Int? = nil
   ) -> Owner {
     let repositories = (0..<count).map { index in
-      makeRepository(
+      var repository = makeRepository(
         owner: login, ownerID: id, organization: organization, index: index, seed: seed)
+      repository.isPrivate = index == privateIndex
+      return repository
     }
     return Owner(
       login: login, id: id, isOrganization: organization, name: name,
@@ -138,7 +146,7 @@ struct FixtureData: Sendable {
     return Repository(
       id: id, owner: owner, ownerID: ownerID, ownerIsOrganization: organization, name: name,
       description: description, language: language, stars: (index * 37 + seed * 11) % 900,
-      forks: (index * 13 + seed) % 120, isPrivate: owner == signedInLogin && index == 11,
+      forks: (index * 13 + seed) % 120, isPrivate: false,
       createdAt: "2024-\(pad(1 + index % 12))-\(pad(day))T12:00:00Z",
       updatedAt: "2026-11-\(pad(day))T09:30:00Z", readme: readme,
       branches: ["main", "develop", "release/1.\(index % 4)"].prefix(1 + index % 3).map { $0 },

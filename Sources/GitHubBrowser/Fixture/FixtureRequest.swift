@@ -14,6 +14,8 @@ struct FixtureRequest {
   let request: HTTPRequest
   let data: FixtureData
   let base: String
+  /// The login the request's token signs in as, if it has one.
+  let viewer: String?
 
   var owner: String { request.pathParameters["owner"] ?? "" }
   var repo: String { request.pathParameters["repo"] ?? "" }
@@ -24,14 +26,14 @@ struct FixtureRequest {
   }
 
   func user() throws -> FixtureAnswer {
-    guard isSignedIn, let owner = data.owner(FixtureData.signedInLogin) else {
+    guard isSignedIn, let owner = data.owner(viewer ?? FixtureData.signedInLogin) else {
       throw FixtureFailure.status(401, "Requires authentication")
     }
     return json(FixtureJSON.user(owner, base: base))
   }
 
   func userRepositories() throws -> FixtureAnswer {
-    guard isSignedIn, let owner = data.owner(FixtureData.signedInLogin) else {
+    guard isSignedIn, let owner = data.owner(viewer ?? FixtureData.signedInLogin) else {
       throw FixtureFailure.status(401, "Requires authentication")
     }
     return try page(owner.repositories, path: "/user/repos")
@@ -72,7 +74,8 @@ struct FixtureRequest {
 
   private func findRepository() throws -> FixtureData.Repository {
     guard let repository = data.repository(owner, repo),
-      !repository.isPrivate || isSignedIn
+      !repository.isPrivate
+        || (isSignedIn && (viewer ?? FixtureData.signedInLogin) == repository.owner)
     else { throw FixtureFailure.status(404, "Not Found") }
     return repository
   }

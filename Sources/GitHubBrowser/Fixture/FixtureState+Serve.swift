@@ -36,7 +36,10 @@ extension FixtureState {
     let host = request.headers["Host"] ?? "127.0.0.1"
     let answer: FixtureAnswer
     do {
-      answer = try endpoint(FixtureRequest(request: request, data: data, base: "http://\(host)"))
+      let token = authorization?.split(separator: " ", maxSplits: 1).last.map(String.init)
+      let viewer = signedIn ? token.map(login(forToken:)) : nil
+      answer = try endpoint(
+        FixtureRequest(request: request, data: data, base: "http://\(host)", viewer: viewer))
     } catch FixtureFailure.status(let status, let message) {
       return failure(status, message, headers)
     }

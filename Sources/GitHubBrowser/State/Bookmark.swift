@@ -1,4 +1,4 @@
-/// A repository bookmarked by some user of the service; bookmarks are shared by everyone.
+/// A repository bookmarked by a user (an account); each account has its own bookmarks.
 public struct Bookmark: Codable, Equatable, Hashable, Sendable {
   /// The owner's login.
   public var owner: String

@@ -3,12 +3,13 @@
 /// Times travel in the actions (milliseconds since 1970, from the dispatching process's clock),
 /// so the reducer stays pure.
 public enum BrowserAction: Codable, Equatable, Sendable {
-  /// A worker found out who its token signs in as (or that it has none).
+  /// A worker found out who the service's own token signs in as (or that it has none).
   case identityResolved(Identity)
-  /// Session `session` asks for a load; a target already pending is not requested twice, and
-  /// none is queued beyond ``BrowserState/maximumPendingLoads``, nor beyond
+  /// Session `session`, signed in as `account` (`""`: the service's own token), asks for a
+  /// load; a target already pending for the account is not requested twice, and none is
+  /// queued beyond ``BrowserState/maximumPendingLoads``, nor beyond
   /// ``BrowserState/maximumPendingLoadsPerSession`` requested by `session`.
-  case requestLoad(LoadTarget, session: String)
+  case requestLoad(LoadTarget, session: String, account: String = "")
   /// A worker claims load `id` until `expiresAt`, or renews its own claim. Granted only if the
   /// load is unclaimed, its claim lapsed by `now`, or the worker already holds it.
   case claimLoad(id: Int, workerID: String, now: Int64, expiresAt: Int64)
@@ -16,16 +17,16 @@ public enum BrowserAction: Codable, Equatable, Sendable {
   case releaseLoad(id: Int, workerID: String)
   /// A worker reports a load's result; ignored unless that worker holds the claim.
   case completeLoad(id: Int, workerID: String, result: LoadResult)
-  /// Adds a shared bookmark (once).
-  case addBookmark(Bookmark)
-  /// Removes a shared bookmark.
-  case removeBookmark(Bookmark)
-  /// Moves a browser client to a route; a screen whose data is missing requests its load (as
-  /// ``requestLoad(_:session:)`` from `session`). A new session beyond
+  /// Adds a bookmark of `account` (once).
+  case addBookmark(Bookmark, account: String = "")
+  /// Removes a bookmark of `account`.
+  case removeBookmark(Bookmark, account: String = "")
+  /// Moves a browser client, signed in as `account`, to a route; a screen whose data `account`
+  /// lacks requests its load (as ``requestLoad(_:session:account:)`` from `session`). A new session beyond
   /// ``BrowserState/maximumSessions`` ends the least recently active one, and data beyond
   /// ``BrowserState/maximumRepositoryLists`` or ``BrowserState/maximumRepositoryDetails`` drops
   /// the least recently navigated that is not in use.
-  case navigate(session: String, route: Route)
+  case navigate(session: String, route: Route, account: String = "")
   /// Forgets a browser client's route.
   case endSession(String)
 }

@@ -53,9 +53,10 @@ extension BrowserState {
     }
   }
 
-  /// Stamps the data `screen` shows, if the state has it, with the current navigation.
-  mutating func markNavigated(to screen: Route.Screen) {
-    switch screen.cacheKey {
+  /// Stamps the data `screen` shows `account`, if the state has it, with the current
+  /// navigation.
+  mutating func markNavigated(to screen: Route.Screen, account: String) {
+    switch screen.cacheKey(account: account) {
     case .list(let key)?: repositoryLists[key]?.lastNavigation = navigations
     case .detail(let key)?: repositories[key]?.lastNavigation = navigations
     case nil: break
@@ -69,8 +70,8 @@ extension BrowserState {
       repositoryLists.count > Self.maximumRepositoryLists
         || repositories.count > Self.maximumRepositoryDetails
     else { return }
-    var inUse = Set(sessions.values.compactMap(\.route.screen.cacheKey))
-    inUse.formUnion(loads.map(\.target.cacheKey))
+    var inUse = Set(sessions.values.compactMap { $0.route.screen.cacheKey(account: $0.account) })
+    inUse.formUnion(loads.map { $0.target.cacheKey(account: $0.account) })
     repositoryLists.evictLeastRecentlyNavigated(beyond: Self.maximumRepositoryLists) {
       inUse.contains(.list($0))
     }
@@ -89,22 +90,27 @@ enum CacheKey: Hashable {
 }
 
 extension Route.Screen {
-  /// The key of the data the screen shows; `nil` for the bookmarks, which hold names only.
-  var cacheKey: CacheKey? {
+  /// The key of the data the screen shows `account`; `nil` for the bookmarks, which hold names
+  /// only.
+  func cacheKey(account: String) -> CacheKey? {
     switch self {
-    case .repositories(let source): .list(source.key)
-    case .repository(let owner, let name): .detail(LoadTarget.detailKey(owner: owner, name: name))
+    case .repositories(let source): .list(BrowserState.cacheKey(source.key, account: account))
+    case .repository(let owner, let name):
+      .detail(
+        BrowserState.cacheKey(LoadTarget.detailKey(owner: owner, name: name), account: account))
     case .bookmarks: nil
     }
   }
 }
 
 extension LoadTarget {
-  /// The key of the data the load fills in.
-  var cacheKey: CacheKey {
+  /// The key of the data the load fills in for `account`.
+  func cacheKey(account: String) -> CacheKey {
     switch self {
-    case .repositories(let source, _): .list(source.key)
-    case .repository(let owner, let name): .detail(LoadTarget.detailKey(owner: owner, name: name))
+    case .repositories(let source, _): .list(BrowserState.cacheKey(source.key, account: account))
+    case .repository(let owner, let name):
+      .detail(
+        BrowserState.cacheKey(LoadTarget.detailKey(owner: owner, name: name), account: account))
     }
   }
 }

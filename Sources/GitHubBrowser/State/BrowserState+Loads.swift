@@ -16,30 +16,35 @@ extension BrowserState {
   /// one beyond ``maximumPendingLoads`` is, with ``LoadFailure/Kind/sessionQueueFull``.
   public static let maximumPendingLoadsPerSession = 10
 
-  /// Adds `session`'s load request unless the same target is pending, and marks its data
-  /// loading. A list page other than 1 (which starts the list over) is accepted only if it
+  /// Adds `session`'s load request for `account` unless the same target is pending for the
+  /// same account, and marks `account`'s data loading. A list page other than 1 (which starts the list over) is accepted only if it
   /// comes right after the pages loaded or requested so far, and none beyond
   /// ``maximumListPages``. Targets are kept
   /// ``LoadTarget/normalized``. Beyond ``maximumPendingLoads``, or
   /// ``maximumPendingLoadsPerSession`` for `session`, the request is refused and its data says
   /// so.
-  mutating func requestLoad(_ requested: LoadTarget, session: String) {
+  mutating func requestLoad(_ requested: LoadTarget, session: String, account: String) {
     let target = requested.normalized
     if case .repositories(let source, let page) = target {
-      guard page <= Self.maximumListPages, page == 1 || page == highestPage(of: source) + 1
+      guard page <= Self.maximumListPages,
+        page == 1 || page == highestPage(of: source, account: account) + 1
       else { return }
     }
-    guard !loads.contains(where: { $0.target == target }) else { return }
-    if let refusal = queueRefusal(for: session) {
-      if case .repositories(let source, _) = target, pendingStatus(of: source) == .loading {
-        return  // the list still shows its pending page as loading
-      }
-      setStatus(.failed(refusal), of: target)
+    guard !loads.contains(where: { $0.target == target && $0.account == account }) else {
       return
     }
-    loads.append(LoadRequest(id: nextLoadID, target: target, session: session))
+    if let refusal = queueRefusal(for: session) {
+      if case .repositories(let source, _) = target,
+        pendingStatus(of: source, account: account) == .loading
+      {
+        return  // the list still shows its pending page as loading
+      }
+      setStatus(.failed(refusal), of: target, account: account)
+      return
+    }
+    loads.append(LoadRequest(id: nextLoadID, target: target, session: session, account: account))
     nextLoadID += 1
-    setStatus(.loading, of: target)
+    setStatus(.loading, of: target, account: account)
   }
 
   /// Why another load requested by `session` cannot be queued now; `nil` if it can.
@@ -83,7 +88,8 @@ extension BrowserState {
     guard let index = loads.firstIndex(where: { $0.id == id }),
       loads[index].claim?.workerID == workerID
     else { return }
-    if let rateLimit = result.rateLimit { self.rateLimit = rateLimit }
+    let account = loads[index].account
+    if let rateLimit = result.rateLimit { rateLimits[account] = rateLimit }
     let target = loads[index].target
     let outcome = result.outcome.bounded
     if case .failed(let failure) = outcome, failure.kind == .rateLimited,
@@ -91,34 +97,38 @@ extension BrowserState {
     {
       loads[index].claim = nil
       loads[index].notBefore = retryAt.secondsInMilliseconds
-      setStatus(.failed(failure), of: target)
+      setStatus(.failed(failure), of: target, account: account)
       return
     }
     loads.remove(at: index)
     switch outcome {
     case .failed(let failure):
-      setStatus(.failed(failure), of: target)
+      setStatus(.failed(failure), of: target, account: account)
     case .repositories(let page):
       guard case .repositories(let source, let number) = target else { return }
-      applyPage(page, number: number, to: source)
+      applyPage(page, number: number, to: source, account: account)
     case .repository(var detail):
       guard case .repository(let owner, let name) = target else { return }
       detail.status = .loaded
-      self[detail: LoadTarget.detailKey(owner: owner, name: name)] = detail
+      self[
+        detail: Self.cacheKey(LoadTarget.detailKey(owner: owner, name: name), account: account)] =
+        detail
     }
   }
 
-  /// Requests, for `session`, what a screen needs and nobody has loaded or requested yet.
-  mutating func requestMissingData(for screen: Route.Screen, session: String) {
+  /// Requests, for `session` as `account`, what a screen needs and nobody has loaded or
+  /// requested yet for that account.
+  mutating func requestMissingData(for screen: Route.Screen, session: String, account: String) {
     switch screen {
     case .repositories(let source):
-      let list = list(for: source)
+      let list = list(for: source, account: account)
       if list.pagesLoaded == 0 && list.status != .loading {
-        requestLoad(.repositories(source, page: 1), session: session)
+        requestLoad(.repositories(source, page: 1), session: session, account: account)
       }
     case .repository(let owner, let name):
-      switch detail(owner: owner, name: name).status {
-      case .idle, .failed: requestLoad(.repository(owner: owner, name: name), session: session)
+      switch detail(owner: owner, name: name, account: account).status {
+      case .idle, .failed:
+        requestLoad(.repository(owner: owner, name: name), session: session, account: account)
       case .loading, .loaded: break
       }
     case .bookmarks:
@@ -126,30 +136,32 @@ extension BrowserState {
     }
   }
 
-  private mutating func applyPage(_ page: RepositoryPage, number: Int, to source: RepositorySource)
-  {
-    var list = self.list(for: source)
+  private mutating func applyPage(
+    _ page: RepositoryPage, number: Int, to source: RepositorySource, account: String
+  ) {
+    let key = Self.cacheKey(source.key, account: account)
+    var list = self[list: key]
     if number == 1 {
       list.repositories = page.repositories
     } else if number == list.pagesLoaded + 1 {
       list.repositories += page.repositories
     } else {
       // A stale page (a refresh started over meanwhile): keep what is loaded.
-      list.status = pendingStatus(of: source)
-      self[list: source.key] = list
+      list.status = pendingStatus(of: source, account: account)
+      self[list: key] = list
       return
     }
     list.pagesLoaded = number
     list.nextPage = page.nextPage.flatMap { $0 <= Self.maximumListPages ? $0 : nil }
     list.lastPage = page.lastPage ?? list.lastPage
-    list.status = pendingStatus(of: source)
-    self[list: source.key] = list
+    list.status = pendingStatus(of: source, account: account)
+    self[list: key] = list
   }
 
-  /// The highest page of `source` loaded or pending.
-  private func highestPage(of source: RepositorySource) -> Int {
-    var highest = list(for: source).pagesLoaded
-    for load in loads {
+  /// The highest page of `account`'s list of `source` loaded or pending.
+  private func highestPage(of source: RepositorySource, account: String) -> Int {
+    var highest = list(for: source, account: account).pagesLoaded
+    for load in loads where load.account == account {
       if case .repositories(let other, let page) = load.target, other == source {
         highest = max(highest, page)
       }
@@ -157,16 +169,17 @@ extension BrowserState {
     return highest
   }
 
-  private func pendingStatus(of source: RepositorySource) -> LoadStatus {
+  private func pendingStatus(of source: RepositorySource, account: String) -> LoadStatus {
     let pending = loads.contains { load in
+      guard load.account == account else { return false }
       if case .repositories(let other, _) = load.target { return other == source }
       return false
     }
     return pending ? .loading : .loaded
   }
 
-  private mutating func setStatus(_ status: LoadStatus, of target: LoadTarget) {
-    switch target.cacheKey {
+  private mutating func setStatus(_ status: LoadStatus, of target: LoadTarget, account: String) {
+    switch target.cacheKey(account: account) {
     case .list(let key): self[list: key].status = status
     case .detail(let key): self[detail: key].status = status
     }

@@ -5,11 +5,12 @@ extension BrowserState {
   /// grow the state without bound.
   public static let maximumSessions = 1_000
 
-  /// Moves `session` to `route` as navigation number ``navigations`` + 1, then ends the least
+  /// Moves `session`, signed in as `account`, to `route` as navigation number ``navigations`` + 1, then ends the least
   /// recently active session if a new one took the state beyond ``maximumSessions``.
-  mutating func navigate(session: String, to route: Route) {
+  mutating func navigate(session: String, to route: Route, account: String) {
     navigations += 1
-    sessions[session] = BrowserSession(route: route, lastNavigation: navigations)
+    sessions[session] = BrowserSession(
+      route: route, lastNavigation: navigations, account: account)
     // The new session has the highest stamp (they are unique), so it is never the one ended.
     sessions.evictLeastRecentlyNavigated(beyond: Self.maximumSessions)
   }

@@ -1,19 +1,29 @@
 /// The GitHub browser's shared state: everything every process of the service sees.
 ///
-/// Dictionaries are keyed by strings so the state encodes as plain JSON objects. The token a
-/// worker uses never appears here; ``identity`` says only who it signs in as.
+/// Dictionaries are keyed by strings so the state encodes as plain JSON objects. No token ever
+/// appears here: ``identity`` says only who the service's own token signs in as, and an
+/// account (see ``accounts``) is a GitHub login.
+///
+/// Data loaded from GitHub belongs to the account whose token loaded it: the service's own
+/// token (account `""`, one-user setups) or a user who signed in through the front end (the
+/// user's login in lower case). Each account has its own lists, details, bookmarks and rate
+/// limit, because what GitHub shows (private repositories above all) depends on who asks; a
+/// session sees only its own account's.
 public struct BrowserState: Codable, Equatable, Sendable {
-  /// Who the service talks to GitHub as.
+  /// Who the service's own token (account `""`) talks to GitHub as.
   public var identity = Identity.unknown
-  /// GitHub's rate limit as last reported by a worker.
-  public var rateLimit: RateLimitStatus?
-  /// Repository lists by ``RepositorySource/key``; at most ``maximumRepositoryLists``.
+  /// GitHub's rate limit for each account, as last reported by a worker.
+  public var rateLimits: [String: RateLimitStatus] = [:]
+  /// Repository lists by account and ``RepositorySource/key`` (see
+  /// ``cacheKey(_:account:)``); at most ``maximumRepositoryLists``.
   public var repositoryLists: [String: CacheEntry<RepositoryList>] = [:]
-  /// Repository details by `owner/name` in lower case; at most ``maximumRepositoryDetails``.
+  /// Repository details by account and `owner/name` in lower case (see
+  /// ``cacheKey(_:account:)``); at most ``maximumRepositoryDetails``.
   public var repositories: [String: CacheEntry<RepositoryDetail>] = [:]
-  /// The bookmarks, in the order they were added; at most ``maximumBookmarks``.
-  public var bookmarks: [Bookmark] = []
-  /// Each browser client's session (its route), by client session id; at most
+  /// Each account's bookmarks, in the order they were added; at most ``maximumBookmarks`` an
+  /// account.
+  public var bookmarks: [String: [Bookmark]] = [:]
+  /// Each browser client's session (its route and account), by client session id; at most
   /// ``maximumSessions``.
   public var sessions: [String: BrowserSession] = [:]
   /// How many navigations were applied; numbers ``BrowserSession/lastNavigation`` and
@@ -24,27 +34,60 @@ public struct BrowserState: Codable, Equatable, Sendable {
   /// The id the next requested load gets.
   public var nextLoadID = 1
 
-  /// The most bookmarks the service keeps (shared by every user): the leader's validation
-  /// refuses a new one beyond it, saying so.
+  /// GitHub's last reported rate limit for the service's own token (account `""`).
+  public var rateLimit: RateLimitStatus? {
+    get { rateLimits[""] }
+    set { rateLimits[""] = newValue }
+  }
+
+  /// The accounts the state holds data, bookmarks or sessions of.
+  public var accounts: Set<String> {
+    var accounts = Set(bookmarks.keys)
+    accounts.formUnion(sessions.values.map(\.account))
+    accounts.formUnion(loads.map(\.account))
+    return accounts
+  }
+
+  /// The most bookmarks an account keeps: the leader's validation refuses a new one beyond it,
+  /// saying so.
   public static let maximumBookmarks = 500
 
   /// The initial state: nothing loaded, nobody signed in yet.
   public init() {}
 
-  /// Whether `bookmark` is kept (names compare without regard to case, as GitHub's do).
-  public func hasBookmark(_ bookmark: Bookmark) -> Bool {
+  /// `account`'s bookmarks, in the order they were added.
+  public func bookmarks(of account: String) -> [Bookmark] {
+    bookmarks[account] ?? []
+  }
+
+  /// Whether `account` keeps `bookmark` (names compare without regard to case, as GitHub's do).
+  public func hasBookmark(_ bookmark: Bookmark, account: String = "") -> Bool {
     let key = bookmark.fullName.lowercased()
-    return bookmarks.contains { $0.fullName.lowercased() == key }
+    return bookmarks(of: account).contains { $0.fullName.lowercased() == key }
   }
 
-  /// The list for `source`, or an empty one.
-  public func list(for source: RepositorySource) -> RepositoryList {
-    self[list: source.key]
+  /// `account`'s list for `source`, or an empty one.
+  public func list(for source: RepositorySource, account: String = "") -> RepositoryList {
+    self[list: Self.cacheKey(source.key, account: account)]
   }
 
-  /// The detail of `owner/name`, or an empty one.
-  public func detail(owner: String, name: String) -> RepositoryDetail {
-    self[detail: LoadTarget.detailKey(owner: owner, name: name)]
+  /// `account`'s detail of `owner/name`, or an empty one.
+  public func detail(owner: String, name: String, account: String = "") -> RepositoryDetail {
+    self[detail: Self.cacheKey(LoadTarget.detailKey(owner: owner, name: name), account: account)]
+  }
+
+  /// The key under which ``repositoryLists`` or ``repositories`` keep `account`'s data of
+  /// `key` (a ``RepositorySource/key`` or `owner/name`): `key` itself for the service's own
+  /// token, `account:key` for a signed-in user (a login holds no `:`).
+  public static func cacheKey(_ key: String, account: String) -> String {
+    account.isEmpty ? key : account + ":" + key
+  }
+
+  /// Whether GitHub's rate limit for `account` has no requests left at `now` (ms since 1970):
+  /// its loads wait until the reset, and no other account's do.
+  public func isRateLimited(_ account: String, at now: Int64) -> Bool {
+    guard let limit = rateLimits[account] else { return false }
+    return limit.remaining == 0 && limit.resetAt.secondsInMilliseconds > now
   }
 
   /// The loads a worker may claim at `now` (ms since 1970), in the leader's order.
@@ -53,15 +96,16 @@ public struct BrowserState: Codable, Equatable, Sendable {
   }
 
   /// Whether `load` may be claimed at `now`: it is unclaimed or its claim lapsed, no rate limit
-  /// holds it back, and no earlier page of the same list is still pending (a list's pages are
-  /// loaded one at a time, in order, so they arrive in order).
+  /// of its own or of its account holds it back, and no earlier page of the same list is
+  /// still pending (a list's pages are loaded one at a time, in order, so they arrive in
+  /// order). Another account's rate limit never holds a load back.
   public func isClaimable(_ load: LoadRequest, at now: Int64) -> Bool {
-    guard load.isClaimable(at: now) else { return false }
+    guard load.isClaimable(at: now), !isRateLimited(load.account, at: now) else { return false }
     guard case .repositories(let source, _) = load.target else { return true }
     return !loads.contains { other in
-      guard other.id < load.id, case .repositories(let otherSource, _) = other.target else {
-        return false
-      }
+      guard other.id < load.id, other.account == load.account,
+        case .repositories(let otherSource, _) = other.target
+      else { return false }
       return otherSource == source
     }
   }

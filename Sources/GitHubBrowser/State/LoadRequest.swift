@@ -46,6 +46,9 @@ public struct LoadRequest: Codable, Equatable, Sendable {
   /// The session that requested it, whose share of the queue
   /// (``BrowserState/maximumPendingLoadsPerSession``) it counts in while pending.
   public var session: String
+  /// The account whose token performs it, and whose data it fills in: a GitHub login in lower
+  /// case, or `""` for the service's own token.
+  public var account: String
   /// The worker performing it, if claimed.
   public var claim: Claim?
   /// How many claims it has had (a takeover after an expiry counts again).
@@ -53,11 +56,12 @@ public struct LoadRequest: Codable, Equatable, Sendable {
   /// Not to be claimed before this time (milliseconds since 1970): set after a rate limit.
   public var notBefore: Int64?
 
-  /// A new, unclaimed request by `session`.
-  public init(id: Int, target: LoadTarget, session: String) {
+  /// A new, unclaimed request by `session`, for `account`.
+  public init(id: Int, target: LoadTarget, session: String, account: String = "") {
     self.id = id
     self.target = target
     self.session = session
+    self.account = account
   }
 
   /// Whether a worker may claim it at `now` (ms since 1970): unclaimed or lapsed, and not

@@ -32,6 +32,8 @@ public struct LoadFailure: Codable, Equatable, Sendable {
     /// Not requested: the session that asked had ``BrowserState/maximumPendingLoadsPerSession``
     /// loads pending already. The next navigation to the data, or a retry, requests it again.
     case sessionQueueFull
+    /// The load's user has signed out of every browser: no token is left to load it with.
+    case signedOut
   }
 
   /// The kind.

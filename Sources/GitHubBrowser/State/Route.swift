@@ -6,7 +6,7 @@ public struct Route: Codable, Equatable, Sendable {
     case repositories(RepositorySource)
     /// One repository's detail.
     case repository(owner: String, name: String)
-    /// The shared bookmarks.
+    /// The user's bookmarks.
     case bookmarks
   }
 

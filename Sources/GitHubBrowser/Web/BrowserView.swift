@@ -20,15 +20,37 @@ public struct BrowserView: Codable, Equatable, Sendable {
     case disconnected
   }
 
+  /// Who a browser is, as the front end knows it from the browser's sign-in cookie.
+  public enum Viewer: Equatable, Sendable {
+    /// No sign-in is configured: the service's own token (account `""`) serves everyone.
+    case service
+    /// Signed in with GitHub as `login` (account `login` in lower case).
+    case user(login: String, name: String?)
+    /// Sign-in is configured and this browser has not signed in: it sees nothing but the
+    /// sign-in screen.
+    case signedOut
+
+    /// The account whose data the viewer sees.
+    public var account: String {
+      if case .user(let login, _) = self { return login.lowercased() }
+      return ""
+    }
+  }
+
   /// The replica's connection.
   public var connection: Connection
-  /// Who the service talks to GitHub as.
+  /// Who the page talks to GitHub as: the signed-in user, or the service's own token.
   public var identity: Identity
-  /// GitHub's last reported rate limit.
+  /// Whether the page must show the sign-in screen (sign-in is configured and this browser
+  /// has not signed in).
+  public var signInRequired: Bool
+  /// Whether the page offers to sign out (the browser is signed in).
+  public var canSignOut: Bool
+  /// GitHub's last reported rate limit for the viewer's account.
   public var rateLimit: RateLimitStatus?
   /// This client's route, `nil` before its first navigation.
   public var route: Route?
-  /// The shared bookmarks.
+  /// The viewer's bookmarks.
   public var bookmarks: [Bookmark]
   /// The list the route shows, on a repositories screen.
   public var list: RepositoryList?
@@ -36,24 +58,38 @@ public struct BrowserView: Codable, Equatable, Sendable {
   public var detail: RepositoryDetail?
   /// The detail's README as HTML (see ``MarkdownHTML``): formatted, with nothing that can run.
   public var readmeHTML: String?
-  /// How many loads wait for or are with a worker.
+  /// How many of the viewer's account's loads wait for or are with a worker.
   public var pendingLoads: Int
   /// How many browser clients have a route.
   public var sessions: Int
 
-  /// The view of `session` in `state`.
-  public init(state: BrowserState, session: String, connection: Connection) {
+  /// The view of `session` in `state`, as `viewer` may see it: the viewer's account's data
+  /// only.
+  public init(
+    state: BrowserState, session: String, connection: Connection, viewer: Viewer = .service
+  ) {
     self.connection = connection
-    identity = state.identity
-    rateLimit = state.rateLimit
-    route = state.sessions[session]?.route
-    bookmarks = state.bookmarks
-    pendingLoads = state.loads.count
+    let account = viewer.account
+    switch viewer {
+    case .service: identity = state.identity
+    case .user(let login, let name): identity = .signedIn(login: login, name: name)
+    case .signedOut: identity = .anonymous
+    }
+    signInRequired = viewer == .signedOut
+    if case .user = viewer { canSignOut = true } else { canSignOut = false }
+    rateLimit = state.rateLimits[account]
     sessions = state.sessions.count
+    pendingLoads = state.loads.count { $0.account == account }
+    guard viewer != .signedOut else {
+      bookmarks = []
+      return
+    }
+    route = state.sessions[session]?.route
+    bookmarks = state.bookmarks(of: account)
     switch route?.screen {
-    case .repositories(let source): list = state.list(for: source)
+    case .repositories(let source): list = state.list(for: source, account: account)
     case .repository(let owner, let name):
-      let detail = state.detail(owner: owner, name: name)
+      let detail = state.detail(owner: owner, name: name, account: account)
       self.detail = detail
       readmeHTML = detail.readme.map(MarkdownHTML.cachedRender)
     case .bookmarks, nil: break

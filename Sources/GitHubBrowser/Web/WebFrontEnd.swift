@@ -15,6 +15,7 @@ import TandemSync
 /// | `GET /api/events?session=S` | `text/event-stream`: a `view` event with the JSON view at once and after every change of it |
 /// | `POST /api/actions` | `{"tag": T, "payload": {...}}`: forwards the action (tags in ``browserUserTags``) and answers `{"sequence": N}` once the replica shows it |
 /// | `GET /api/status` | the connection and the follower's statistics |
+/// | `GET /api/auth/signin`, `/api/auth/callback`, `POST /api/auth/signout` | GitHub's OAuth web flow (see ``init(follower:server:actionTimeout:sessionGrace:signIn:credentials:)``) |
 ///
 /// The page and its assets carry a Content-Security-Policy that runs only the page's own script
 /// (`script-src 'self'`), so nothing a README or another text from GitHub holds can run. An
@@ -54,11 +55,18 @@ public final class WebFrontEnd: Sendable {
   /// opening a stream (a script), counted from that navigation. A session's requests must
   /// therefore reach one front end (a page's do: it talks to the origin it came from); the
   /// state's bound, ``BrowserState/maximumSessions``, holds whatever the front ends do.
+  ///
+  /// With `signIn` (and the `credentials` to keep sign-ins in), each browser signs in with
+  /// GitHub's OAuth web flow and sees its own user's repositories, private ones included, and
+  /// bookmarks; without, everyone shares the service's own token (account `""`).
   public init(
     follower: Follower<BrowserState>,
     server configuration: HTTPServer.Configuration = HTTPServer.Configuration(),
-    actionTimeout: Duration = .seconds(10), sessionGrace: Duration = .seconds(60)
+    actionTimeout: Duration = .seconds(10), sessionGrace: Duration = .seconds(60),
+    signIn oauth: OAuthConfiguration? = nil, credentials: CredentialStore? = nil
   ) throws(HTTPServerError) {
+    precondition(
+      oauth == nil || credentials != nil, "WebFrontEnd: OAuth sign-in needs a CredentialStore")
     self.follower = follower
     self.actionTimeout = actionTimeout
     let sweeper = SessionSweeper(follower: follower, grace: sessionGrace)
@@ -70,7 +78,8 @@ public final class WebFrontEnd: Sendable {
     }
     self.feed = feed
     let handler = WebRoutes(
-      follower: follower, hub: hub, sweeper: sweeper, actionTimeout: actionTimeout
+      follower: follower, hub: hub, sweeper: sweeper, actionTimeout: actionTimeout,
+      signIn: SignInRoutes(oauth: oauth, credentials: credentials)
     ).handler()
     let server: HTTPServer
     do {

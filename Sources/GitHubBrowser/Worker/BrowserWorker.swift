@@ -25,10 +25,18 @@ import TandemSync
 /// await worker.run()   // until the task is cancelled
 /// ```
 ///
-/// Rate limits are respected twice: the client refuses requests itself until a limit's retry
-/// time, and the worker claims nothing while the state's ``BrowserState/rateLimit`` shows no
-/// requests left before its reset (a rate-limited load also waits, unclaimable, until
-/// ``LoadRequest/notBefore``).
+/// Each load is performed with its account's token: the worker's own `client` for the
+/// service's account (`""`), and for a user who signed in through a front end a client with the
+/// token of that user's newest sign-in in the ``CredentialStore`` the front ends write. A load
+/// of a user with no sign-in left fails with ``LoadFailure/Kind/signedOut``.
+///
+/// Rate limits are respected twice, per account: each account's client refuses requests itself
+/// until a limit's retry time, and the state makes no load of an account claimable while its
+/// ``BrowserState/rateLimits`` entry shows no requests left before the reset (a rate-limited
+/// load also waits, unclaimable, until ``LoadRequest/notBefore``). Another account's loads go
+/// on, and so do other owners' within an account: ``Configuration/concurrency`` and
+/// ``Configuration/ownerConcurrency`` bound one account's and one owner's share of the loads
+/// in flight, so one user's slow answers hold up nobody else's.
 public final class BrowserWorker: Sendable {
   /// How a worker names itself and paces its claims.
   public struct Configuration: Sendable {
@@ -36,8 +44,10 @@ public final class BrowserWorker: Sendable {
     public var workerID: String
     /// How long a claim lasts unless renewed.
     public var lease: Duration
-    /// The most loads performed at once.
+    /// The most loads of one account performed at once (there is no bound across accounts).
     public var concurrency: Int
+    /// The most loads of one owner's data within one account performed at once.
+    public var ownerConcurrency: Int
     /// How often the worker looks again without a state change (for lapsed claims and ended
     /// rate limits, which no delta announces).
     public var recheckInterval: Duration
@@ -45,21 +55,26 @@ public final class BrowserWorker: Sendable {
     /// A configuration; every parameter has the default described on its property.
     public init(
       workerID: String, lease: Duration = .seconds(15), concurrency: Int = 4,
-      recheckInterval: Duration = .milliseconds(500)
+      ownerConcurrency: Int = 2, recheckInterval: Duration = .milliseconds(500)
     ) {
       precondition(!workerID.isEmpty, "BrowserWorker: empty worker id")
       precondition(concurrency > 0, "BrowserWorker: concurrency must be positive")
+      precondition(ownerConcurrency > 0, "BrowserWorker: ownerConcurrency must be positive")
       self.workerID = workerID
       self.lease = lease
       self.concurrency = concurrency
+      self.ownerConcurrency = ownerConcurrency
       self.recheckInterval = recheckInterval
     }
   }
 
   /// The replica the worker watches and sends through.
   public let follower: Follower<BrowserState>
-  /// The GitHub client that performs the loads.
+  /// The GitHub client that performs the service's own loads (account `""`), and whose
+  /// configuration, with a user's token, performs that user's.
   public let client: GitHubClient
+  /// Where the front ends keep the tokens of users who signed in; `nil` when none sign in.
+  public let credentials: CredentialStore?
   /// The configuration it was made with.
   public let configuration: Configuration
   private let log: TandemLogger
@@ -67,14 +82,19 @@ public final class BrowserWorker: Sendable {
   /// follower's (see ``MetricsRegistry``).
   public let metrics = MetricsRegistry()
   private let loads = WorkerMetrics()
-  private let inFlight = Mutex<Set<Int>>([])
+  private let inFlight = Mutex<[Int: LoadRequest]>([:])
+  private let userClients = Mutex<[String: GitHubClient]>([:])
   private let performed = Mutex<[Int]>([])
 
-  /// A worker on `follower` performing loads with `client`.
-  public init(follower: Follower<BrowserState>, client: GitHubClient, configuration: Configuration)
-  {
+  /// A worker on `follower` performing the service's loads with `client`, and signed-in users'
+  /// with their tokens from `credentials`.
+  public init(
+    follower: Follower<BrowserState>, client: GitHubClient, credentials: CredentialStore? = nil,
+    configuration: Configuration
+  ) {
     self.follower = follower
     self.client = client
+    self.credentials = credentials
     self.configuration = configuration
     self.log = TandemLogger(label: "worker[\(configuration.workerID)]")
     metrics.addCollector { [loads] in loads.families() }
@@ -108,7 +128,7 @@ public final class BrowserWorker: Sendable {
         for load in claimCandidates() {
           group.addTask {
             await self.attempt(load)
-            self.inFlight.withLock { _ = $0.remove(load.id) }
+            self.inFlight.withLock { _ = $0.removeValue(forKey: load.id) }
             waker.yield()
           }
         }
@@ -117,23 +137,48 @@ public final class BrowserWorker: Sendable {
     }
   }
 
-  /// The claimable loads this worker takes on now (marked in flight), within its concurrency.
+  /// The claimable loads this worker takes on now (marked in flight), within each account's
+  /// and each owner's share (see ``LoadScheduling``).
   private func claimCandidates() -> [LoadRequest] {
     let now = Self.milliseconds()
     guard let state = follower.store.state else { return [] }
-    if let limit = state.rateLimit, limit.remaining == 0, limit.resetAt.secondsInMilliseconds > now
-    {
-      return []
-    }
+    let claimable = state.claimableLoads(at: now)
     return inFlight.withLock { inFlight in
-      var chosen: [LoadRequest] = []
-      for load in state.claimableLoads(at: now) where !inFlight.contains(load.id) {
-        guard inFlight.count < configuration.concurrency else { break }
-        inFlight.insert(load.id)
-        chosen.append(load)
-      }
+      let chosen = LoadScheduling.next(
+        from: claimable, running: Array(inFlight.values),
+        perAccount: configuration.concurrency, perOwner: configuration.ownerConcurrency)
+      for load in chosen { inFlight[load.id] = load }
       return chosen
     }
+  }
+
+  /// The client for `account`'s loads: the worker's own for `""`, else one with the token of
+  /// the account's newest sign-in (kept while the token stays the same, for its ETag cache and
+  /// its rate limit), or `nil` when the account has no sign-in left.
+  private func client(for account: String) -> GitHubClient? {
+    guard !account.isEmpty else { return client }
+    guard let token = credentials?.token(forAccount: account) else {
+      userClients.withLock { _ = $0.removeValue(forKey: account) }
+      return nil
+    }
+    return userClients.withLock { clients in
+      if let known = clients[account], known.configuration.token == token { return known }
+      var configuration = client.configuration
+      configuration.token = token
+      let made = GitHubClient(configuration: configuration)
+      clients[account] = made
+      return made
+    }
+  }
+
+  /// What a load of an account without a sign-in gets.
+  static func signedOutResult(_ account: String) -> LoadResult {
+    LoadResult(
+      .failed(
+        LoadFailure(
+          kind: .signedOut,
+          message: "\(account) has signed out of every browser, so no token can load this;"
+            + " sign in again")))
   }
 
   /// Claims `load`; performs it and reports the result if the claim is this worker's.
@@ -154,7 +199,12 @@ public final class BrowserWorker: Sendable {
     log.info("performing load \(load.id): \(load.target)")
     let renewal = Task { await self.renew(load.id) }
     let started = ContinuousClock.now
-    let result = await client.perform(load.target)
+    let result: LoadResult?
+    if let client = client(for: load.account) {
+      result = await client.perform(load.target)
+    } else {
+      result = Self.signedOutResult(load.account)
+    }
     loads.performed(
       result.map { if case .failed = $0.outcome { "failed" } else { "succeeded" } }
         ?? "released", in: .now - started)

@@ -4,7 +4,8 @@ import TandemProtocol
 /// How the `ledger` and `snapshot_ledger` tables hold a ``ClientLedger/Entry``: parameters and
 /// columns in the order client, last number, last sequence, last active, rejections,
 /// generation, key. The
-/// rejections are the canonical JSON array of `[number, code, message]` triples, by number.
+/// rejections are the canonical JSON array of `[number, code, message]` triples, by number,
+/// followed by the runs of numbers rejected together as `[first, last, code, message]`.
 extension SQLiteStatement {
   /// Binds `client`'s `entry` as parameters 1 to 7.
   package func bindLedgerEntry(_ entry: ClientLedger.Entry, of client: String) throws(SQLiteError) {
@@ -16,7 +17,13 @@ extension SQLiteStatement {
       let rejection = entry.rejections[number]!
       return [.uint(number), .string(rejection.code.rawValue), .string(rejection.message)]
     }
-    try bind(JSONValue.array(rejections).canonicalBytes(), at: 5)
+    let runs = entry.rejectedRuns.map { run -> JSONValue in
+      [
+        .uint(run.numbers.lowerBound), .uint(run.numbers.upperBound),
+        .string(run.rejection.code.rawValue), .string(run.rejection.message),
+      ]
+    }
+    try bind(JSONValue.array(rejections + runs).canonicalBytes(), at: 5)
     try bind(entry.generation, at: 6)
     try bind(entry.key, at: 7)
   }
@@ -29,29 +36,43 @@ extension SQLiteStatement {
     var entry = ClientLedger.Entry(
       lastNumber: uint64(at: 1), lastSequence: uint64(at: 2), lastActive: uint64(at: 3),
       generation: uint64(at: 5), key: text(at: 6))
-    guard let rejections = Self.rejections(from: blob(at: 4)) else {
+    guard let (rejections, runs) = Self.rejections(from: blob(at: 4)) else {
       throw .corruptJournal("the rejections of client \(client) are not a list of rejections")
     }
     entry.rejections = rejections
+    entry.rejectedRuns = runs
     return (client, entry)
   }
 
-  private static func rejections(from bytes: [UInt8]) -> [UInt64: Rejection]? {
-    guard case .array(let triples)? = try? JSONValue(parsing: bytes) else { return nil }
+  private static func rejections(
+    from bytes: [UInt8]
+  ) -> ([UInt64: Rejection], [ClientLedger.RejectedRun])? {
+    guard case .array(let items)? = try? JSONValue(parsing: bytes) else { return nil }
     var rejections: [UInt64: Rejection] = [:]
-    for triple in triples {
-      guard case .array(let fields) = triple, fields.count == 3,
-        case .string(let code) = fields[1], let code = Rejection.Code(rawValue: code),
-        case .string(let message) = fields[2]
+    var runs: [ClientLedger.RejectedRun] = []
+    for item in items {
+      guard case .array(let fields) = item, fields.count == 3 || fields.count == 4,
+        case .string(let code) = fields[fields.count - 2],
+        let code = Rejection.Code(rawValue: code),
+        case .string(let message) = fields[fields.count - 1],
+        let first = number(fields[0])
       else { return nil }
-      let number: UInt64
-      switch fields[0] {
-      case .int(let value) where value >= 0: number = UInt64(value)
-      case .uint(let value): number = value
-      default: return nil
+      let rejection = Rejection(code: code, message: message)
+      if fields.count == 3 {
+        rejections[first] = rejection
+      } else {
+        guard let last = number(fields[1]), first <= last else { return nil }
+        runs.append(ClientLedger.RejectedRun(numbers: first...last, rejection: rejection))
       }
-      rejections[number] = Rejection(code: code, message: message)
     }
-    return rejections
+    return (rejections, runs)
+  }
+
+  private static func number(_ value: JSONValue) -> UInt64? {
+    switch value {
+    case .int(let value) where value >= 0: UInt64(value)
+    case .uint(let value): value
+    default: nil
+    }
   }
 }

@@ -242,7 +242,11 @@ package struct Outbox {
     alignedSequence = sequence
     let mayBeForgotten: (Entry) -> Bool = { $0.everSent && $0.firstSentAfter < forgottenThrough }
     var outcomeUnknown: [Entry] = []
-    if wasAligned && sameHistory && (lastNumber + 1 < first || lastNumber == 0) {
+    // Also across epochs: a new epoch may continue a prefix of the old history (a journal that
+    // lost its tail keeps its ledger and its sequences), whose forgotten-through then means
+    // what it says; a leader that started a history afresh forgot nothing yet (0), and one that
+    // forgot clients since only fails receipts that could have been sent again.
+    if wasAligned && (lastNumber + 1 < first || lastNumber == 0) {
       outcomeUnknown = entries.filter(mayBeForgotten)
       entries.removeAll(where: mayBeForgotten)
     }

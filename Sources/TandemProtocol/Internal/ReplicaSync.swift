@@ -186,7 +186,11 @@ package struct ReplicaSync {
 
   /// Handles a reply from the control socket.
   package mutating func received(_ reply: ControlReply, now: ContinuousClock.Instant) -> [Effect] {
-    lastHeard = now
+    // While live, only the updates socket counts as hearing from the leader (it heartbeats
+    // there): a leader restarted behind the open control connection on another updates
+    // endpoint, in the same epoch, still answers PINGs while the replica hears nothing, and
+    // the follower must rejoin to learn the new endpoint.
+    if phase != .live { lastHeard = now }
     switch reply {
     case .welcome(let welcomeEpoch, _, _, _, let milliseconds, _, let handed, _):
       generation = handed

@@ -33,7 +33,7 @@ extension LeaderProtocol {
     }
     let verdict: ClientLedger.Verdict
     switch ledger.judge(forwarded, key: caller.keyName) {
-    case .verdict(let judged, _):
+    case .verdict(let judged):
       verdict = judged
     case .unauthorized(let owner):
       return unauthorizedClient(client, owner: owner, caller: caller, connection, &effects)
@@ -64,6 +64,15 @@ extension LeaderProtocol {
       effects.append(.count(.outOfOrder))
       let rejection = Rejection(
         code: .outOfOrder, message: "expected action number \(expected), got \(number)")
+      hold(
+        .reject(client: client, number: number, rejection), to: connection, quiet: false,
+        into: &effects)
+    case .unknownSender:
+      effects.append(.count(.outOfOrder))
+      let rejection = Rejection(
+        code: .outOfOrder,
+        message: "the leader does not know this process for client \(client) (it forgot the "
+          + "client, or lost the end of its history): say HELLO again")
       hold(
         .reject(client: client, number: number, rejection), to: connection, quiet: false,
         into: &effects)

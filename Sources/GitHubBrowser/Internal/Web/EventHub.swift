@@ -8,6 +8,7 @@ import Synchronization
 final class EventHub: Sendable {
   private struct Client {
     var session: String
+    var viewer: BrowserView.Viewer
     var stream: EventStream
     var lastSent: Data?
   }
@@ -41,16 +42,22 @@ final class EventHub: Sendable {
     hub.withLock { $0.clients.values.contains { $0.session == session } }
   }
 
-  /// The view of `session` now.
-  func view(of session: String) -> BrowserView {
-    hub.withLock { BrowserView(state: $0.state, session: session, connection: $0.connection) }
+  /// The view of `session` now, as `viewer` may see it.
+  func view(of session: String, viewer: BrowserView.Viewer) -> BrowserView {
+    hub.withLock {
+      BrowserView(state: $0.state, session: session, connection: $0.connection, viewer: viewer)
+    }
   }
 
-  /// Adds `stream` for `session` and sends it the current view at once.
-  func add(_ stream: EventStream, session: String) {
+  /// The state the views are made from now.
+  var state: BrowserState { hub.withLock { $0.state } }
+
+  /// Adds `stream` for `session`, whose browser is `viewer`, and sends it the current view at
+  /// once.
+  func add(_ stream: EventStream, session: String, viewer: BrowserView.Viewer) {
     let id = hub.withLock { hub in
       defer { hub.nextID += 1 }
-      hub.clients[hub.nextID] = Client(session: session, stream: stream)
+      hub.clients[hub.nextID] = Client(session: session, viewer: viewer, stream: stream)
       return hub.nextID
     }
     stream.onTermination { [weak self] in
@@ -93,7 +100,8 @@ final class EventHub: Sendable {
     hub.withLock { hub in
       for (id, client) in hub.clients {
         let view = BrowserView(
-          state: hub.state, session: client.session, connection: hub.connection)
+          state: hub.state, session: client.session, connection: hub.connection,
+          viewer: client.viewer)
         guard let data = try? encoder.encode(view), data != client.lastSent else { continue }
         hub.eventNumber += 1
         client.stream.send(

@@ -11,7 +11,13 @@ extension WebPage {
       switch (failure.kind) {
         case "notFound":
           return {text: subject.missing, retry: false};
+        case "signedOut":
+          return {text: "You have signed out, so nothing can load this: sign in again.",
+            retry: false};
         case "unauthorized":
+          if (view.canSignOut) return {text: failure.status === 401 ? "GitHub refused your " +
+            "sign-in: sign out and sign in again." : "GitHub does not let you see this.",
+            retry: false};
           return {text: failure.status === 401 ? "GitHub refused the service’s token, so this " +
             "cannot be loaded until an operator configures a valid one." :
             "GitHub does not let the service’s token see this.", retry: false};
@@ -158,6 +164,15 @@ extension WebPage {
       $("pending").textContent = view.pendingLoads ?
         plural(view.pendingLoads, "load", "loads") + " in progress" : "";
       $("nav-bookmarks").textContent = "Bookmarks (" + view.bookmarks.length + ")";
+      $("sign-out").hidden = !view.canSignOut;
+      document.querySelector("nav").hidden = view.signInRequired;
+    }
+
+    function renderSignIn() {
+      return '<h2>Sign in</h2><p>Sign in with your GitHub account to see your repositories, ' +
+        'your private ones too, and your bookmarks.</p><p><a id="sign-in" class="action" ' +
+        'href="/api/auth/signin?next=' + esc(encodeURIComponent(location.pathname)) +
+        '">Sign in with GitHub</a></p>';
     }
 
     function render() {
@@ -166,6 +181,12 @@ extension WebPage {
       renderDebug();
       const screen = view.route ? view.route.screen : null;
       let html;
+      if (view.signInRequired) {
+        $("main").innerHTML = renderSignIn();
+        document.body.dataset.screen = "sign-in";
+        document.body.dataset.bookmarks = "";
+        return;
+      }
       switch (caseOf(screen)) {
         case "repositories": html = renderList(screen.repositories._0, view.list); break;
         case "repository":

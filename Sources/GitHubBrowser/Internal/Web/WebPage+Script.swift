@@ -115,12 +115,15 @@ extension WebPage {
 
     // Opens the screen the address names: at load, after back or forward. "/" is the signed-in
     // user's repositories, or the bookmarks when the service has no signed-in user; it waits
-    // for the first worker to say which.
+    // for the first view to say who is signed in (and for the first worker, on the service's
+    // own token), and opens nothing while the browser must sign in first.
     let waitingForIdentity = false;
     function openAddress() {
       const screen = screenOfPath(location.pathname);
       waitingForIdentity = false;
       if (!screen) { location.reload(); return; }
+      if (!view) { waitingForIdentity = true; return; }
+      if (view.signInRequired) return;
       if (caseOf(screen) !== "repositories" || caseOf(screen.repositories._0) !== "signedInUser") {
         navigate(screen);
         return;
@@ -182,7 +185,7 @@ extension WebPage {
       events.addEventListener("view", (event) => {
         view = JSON.parse(event.data);
         streamDown = false;
-        if (waitingForIdentity && caseOf(view.identity) !== "unknown") openAddress();
+        if (waitingForIdentity) openAddress();
         render();
       });
       events.onerror = () => { streamDown = true; renderConnection(); };

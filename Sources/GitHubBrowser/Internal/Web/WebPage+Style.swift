@@ -15,6 +15,8 @@ extension WebPage {
     header button, header input { font: inherit; }
     header button { border: 1px solid #57606a; border-radius: 6px; background: #32383f; color: #fff;
       padding: 2px 10px; cursor: pointer; }
+    [hidden] { display: none !important; }
+    #sign-out { display: inline; }
     nav { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; min-width: 0; max-width: 100%; }
     #owner-form { display: flex; gap: 6px; min-width: 0; flex: 1 1 200px; }
     #owner { min-width: 0; width: 100%; flex: 1 1 auto; border-radius: 6px; border: 1px solid #57606a;

@@ -29,6 +29,19 @@ enum WebPage {
       + "<p><a href=\"/\">Go to your repositories</a></p></main>\n</body>\n</html>\n"
   }
 
+  /// A page that says one thing (a sign-in that did not work, say) and links on.
+  static func messageHTML(
+    title: String, text: String, link: (href: String, label: String)
+  )
+    -> String
+  {
+    head(title: escaped(title) + " · GitHub browser")
+      + "<body>\n<header><h1><a class=\"home\" href=\"/\">GitHub browser</a></h1></header>\n"
+      + "<main><h2>" + escaped(title) + "</h2><p class=\"status\">" + escaped(text)
+      + "</p><p><a class=\"action\" href=\"" + escaped(link.href) + "\">" + escaped(link.label)
+      + "</a></p></main>\n</body>\n</html>\n"
+  }
+
   /// The headers of the page and its assets: the Content-Security-Policy (scripts, styles and
   /// connections from the page's own origin only; no plugins, frames, forms elsewhere or base
   /// URL), no MIME sniffing, no referrer sent to GitHub's links.
@@ -78,6 +91,8 @@ enum WebPage {
           <button type="submit">Show</button></form>
       </nav>
       <span id="identity" class="meta"></span>
+      <form id="sign-out" method="post" action="/api/auth/signout" hidden><button
+        type="submit">Sign out</button></form>
       <span id="rate" class="meta"></span>
       <span id="pending" class="meta"></span>
     </header>

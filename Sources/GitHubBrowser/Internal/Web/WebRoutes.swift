@@ -10,6 +10,7 @@ struct WebRoutes: Sendable {
   let hub: EventHub
   let sweeper: SessionSweeper
   let actionTimeout: Duration
+  let signIn: SignInRoutes
 
   /// The front end's handler: paths under a reserved first segment
   /// (``Route/Screen/reservedSegments``) go to the API and asset routes, any other `GET` to
@@ -59,15 +60,16 @@ struct WebRoutes: Sendable {
     }
     router.get("/api/view") { request in
       let session = try Self.session(of: request)
-      return Self.json(hub.view(of: session))
+      return Self.json(hub.view(of: session, viewer: signIn.viewer(of: request)))
     }
     router.get("/api/events") { request in
       let session = try Self.session(of: request)
       let stream = EventStream()
       stream.send(ServerSentEvent(data: "", retry: 1000))
-      hub.add(stream, session: session)
+      hub.add(stream, session: session, viewer: signIn.viewer(of: request))
       return .eventStream(stream)
     }
+    signIn.register(on: &router)
     router.get("/api/status") { _ in
       let statistics = try? await follower.statistics()
       return Self.json(
@@ -81,14 +83,20 @@ struct WebRoutes: Sendable {
     return router
   }
 
-  /// Decodes, forwards and awaits one action; every failure becomes a 4xx or 5xx answer. A
-  /// ``Navigate`` of a session with no event stream here schedules the sweeper's check of it.
+  /// Decodes, forwards and awaits one action; every failure becomes a 4xx or 5xx answer. The
+  /// action's account is the browser's (see ``SignInRoutes/viewer(of:)``), whatever the body
+  /// says; a browser that must sign in first gets 401. A ``Navigate`` of a session with no
+  /// event stream here schedules the sweeper's check of it.
   func forward(_ request: HTTPRequest) async -> HTTPResponse {
+    let viewer = signIn.viewer(of: request)
     let action: any Action
     do {
-      action = try Self.decodeAction(request.body)
+      action = try Self.decodeAction(request.body, account: viewer.account)
     } catch {
       return Self.problem(400, error.message)
+    }
+    if viewer == .signedOut, !(action is EndSession) {
+      return Self.problem(401, "sign in with GitHub first", code: "signInRequired")
     }
     let receipt: Receipt
     do {
@@ -117,8 +125,13 @@ struct WebRoutes: Sendable {
     }
   }
 
-  /// A request body's action: `{"tag": T, "payload": {...}}` with a tag browsers may send.
-  static func decodeAction(_ body: [UInt8]) throws(WebRequestError) -> any Action {
+  /// A request body's action: `{"tag": T, "payload": {...}}` with a tag browsers may send; a
+  /// payload's `account` is set to `account`.
+  static func decodeAction(
+    _ body: [UInt8], account: String = ""
+  ) throws(WebRequestError)
+    -> any Action
+  {
     let object: Any
     do {
       object = try JSONSerialization.jsonObject(with: Data(body), options: [])
@@ -133,7 +146,11 @@ struct WebRoutes: Sendable {
         "unknown action '\(tag)': the page may send \(browserUserTags.sorted().joined(separator: ", "))"
       )
     }
-    let payload = fields["payload"] ?? [String: Any]()
+    var payload = fields["payload"] ?? [String: Any]()
+    if tag != "github.session.end", var object = payload as? [String: Any] {
+      object["account"] = account
+      payload = object
+    }
     guard JSONSerialization.isValidJSONObject(payload),
       let bytes = try? JSONSerialization.data(withJSONObject: payload, options: [])
     else {

@@ -112,17 +112,11 @@ final class LeaderHistory<State: Sendable>: Sendable {
   }
 
   /// The verdict for a forwarded action, once its sender is known to own its client id (see
-  /// ``ClientLedger/judge(_:now:key:)``; a generation it adopts is journaled with the next
-  /// batch), or the owner's generation when another process took the id over, or the owner's
-  /// key when another key holds it. One lock for all, on the path of every action.
+  /// ``ClientLedger/judge(_:now:key:)``), or the owner's generation when another process took
+  /// the id over, or the owner's key when another key holds it. One lock for all, on the path of
+  /// every action.
   func judge(_ forwarded: ForwardedAction, key: String) -> ClientLedger.Judgement {
-    contents.withLock { contents in
-      let judgement = contents.ledger.judge(forwarded, now: contents.sequence, key: key)
-      if case .verdict(_, adopted: true) = judgement {
-        contents.changedClients.insert(forwarded.client)
-      }
-      return judgement
-    }
+    contents.withLock { $0.ledger.judge(forwarded, now: $0.sequence, key: key) }
   }
 
   /// The key `client` is bound to when it is another than `key` (no lock without a key).
