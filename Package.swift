@@ -92,7 +92,7 @@ let package = Package(
       name: "counter",
       dependencies: [
         "CounterExample", "Tandem", "StatePatch", "TandemJournal", "TandemSync", "CommandLineKit",
-        "TandemMetrics",
+        "TandemMetrics", "TandemProtocol",
       ]
     ),
 
@@ -115,7 +115,7 @@ let package = Package(
       name: "github-browser",
       dependencies: [
         "GitHubBrowser", "MicroHTTP", "CommandLineKit", "Tandem", "TandemJournal", "TandemSync",
-        "TandemMetrics",
+        "TandemMetrics", "TandemProtocol",
       ]
     ),
 
@@ -125,7 +125,16 @@ let package = Package(
     .testTarget(name: "TandemProtocolTests", dependencies: ["TandemProtocol"]),
     .testTarget(name: "TandemSimulationTests", dependencies: ["TandemSimulation"]),
     .testTarget(
-      name: "TandemSyncTests", dependencies: ["TandemProtocol", "TandemJournal", "TandemSync"]
+      name: "TandemSyncTests",
+      dependencies: ["TandemProtocol", "TandemJournal", "TandemSync", "CounterVersions"]
+    ),
+    // Versions of a counter's state and actions, for the schema-evolution tests and for
+    // `rolling-upgrade-helper`, the processes of scripts/checks/rolling-upgrade.
+    .target(name: "CounterVersions", dependencies: ["Tandem"], path: "Tests/CounterVersions"),
+    .executableTarget(
+      name: "rolling-upgrade-helper",
+      dependencies: ["CounterVersions", "Tandem", "TandemSync", "CommandLineKit"],
+      path: "Tests/RollingUpgradeHelper"
     ),
     .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
     // A stand-in for swift-log's `Logging` module (SwiftPM cannot fetch packages here), and

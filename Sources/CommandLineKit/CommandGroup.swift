@@ -11,12 +11,19 @@ public struct CommandGroup: Sendable {
   /// The "Exit status:" section of the help of every command in the group whose own usage text
   /// has none.
   public var exitStatuses: String?
+  /// The executable's state and action schema as JSON, which `--print-schema` prints (for
+  /// `tandem schema diff`); nil for a group without one.
+  public var schema: (@Sendable () -> String)?
 
-  public init(name: String, summary: String, commands: [Command], exitStatuses: String? = nil) {
+  public init(
+    name: String, summary: String, commands: [Command], exitStatuses: String? = nil,
+    schema: (@Sendable () -> String)? = nil
+  ) {
     self.name = name
     self.summary = summary
     self.commands = commands
     self.exitStatuses = exitStatuses
+    self.schema = schema
   }
 
   /// The help text: the group's summary and one line per subcommand.
@@ -30,6 +37,10 @@ public struct CommandGroup: Sendable {
       + lines.joined(separator: "\n")
       + "\n\nRun '\(name) <command> --help' (or '\(name) help <command>') for a command's options."
       + "\n'\(name) --version' prints the version."
+      + (schema == nil
+        ? ""
+        : "\n'\(name) --print-schema' prints the state and action schema, for "
+          + "'tandem schema diff'.")
   }
 
   /// The line `--version` prints: the executable's name and the package's version.
@@ -74,6 +85,9 @@ public struct CommandGroup: Sendable {
     }
     if arguments.first == "--version" {
       return show(versionLine, then: .success)
+    }
+    if arguments == ["--print-schema"], let schema {
+      return show(schema(), then: .success)
     }
     guard let first = arguments.first, first != "--help", first != "-h" else {
       return show(help, then: arguments.isEmpty ? .usage : .success)

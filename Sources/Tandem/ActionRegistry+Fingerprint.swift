@@ -24,3 +24,11 @@ extension ActionRegistry {
     SHA256.hexDigest(Array(schemaDescription.utf8))
   }
 }
+
+extension ActionRegistry {
+  /// The registered tags with their types, in tag order (an event type under its prefix and
+  /// `*`), for describing each payload's schema outside this module.
+  package var registeredTypes: [(tag: String, type: any (Action & Codable).Type)] {
+    entriesSortedByTag.map { ($0.tag, $0.type) }
+  }
+}

@@ -21,7 +21,7 @@ extension Journal {
   ///   stored then); as the session's first write, what ``recover()`` throws for a history it
   ///   refuses.
   public func writeSnapshot(
-    sequence: UInt64, document: [UInt8], ledger: ClientLedger
+    sequence: UInt64, document: [UInt8], ledger: ClientLedger, schema: [UInt8] = []
   ) throws(JournalError) {
     try withSession { (session) throws(JournalError) in
       try session.prepareToWrite()
@@ -35,7 +35,7 @@ extension Journal {
         let stored = Result { () throws(SQLiteError) in
           try session.storeSnapshot(
             sequence: sequence, hash: JSONValue.fnv1a(document), document: document,
-            ledger: ledger)
+            schema: schema, ledger: ledger)
         }
         // The limit is back whether or not the snapshot was stored.
         try session.connection.limitFileSize(to: limit)
@@ -69,16 +69,21 @@ extension JournalSession {
   /// Writes the snapshot rows and replaces the current ledger (raising the stored
   /// forgotten-through sequence to the ledger's), in one transaction.
   package func storeSnapshot(
-    sequence: UInt64, hash: UInt64, document: [UInt8], ledger: ClientLedger
+    sequence: UInt64, hash: UInt64, document: [UInt8], schema: [UInt8] = [],
+    ledger: ClientLedger
   ) throws(SQLiteError) {
     let connection = connection
     try connection.transaction { () throws(SQLiteError) in
       let snapshot = try connection.statement(
-        "INSERT OR REPLACE INTO snapshots (sequence, hash, document) VALUES (?1, ?2, ?3)")
+        """
+        INSERT OR REPLACE INTO snapshots (sequence, hash, document, schema)
+        VALUES (?1, ?2, ?3, ?4)
+        """)
       try snapshot.run { (row: SQLiteStatement) throws(SQLiteError) in
         try row.bind(sequence, at: 1)
         try row.bind(hash, at: 2)
         try row.bind(document, at: 3)
+        try row.bind(schema, at: 4)
         _ = try row.step()
       }
       let clear = try connection.statement("DELETE FROM snapshot_ledger WHERE snapshot = ?1")

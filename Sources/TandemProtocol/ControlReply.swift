@@ -2,7 +2,7 @@
 ///
 /// | command | frames after the command |
 /// |---|---|
-/// | `WELCOME` | epoch, sequence, client's last action number, ledger forgotten through, heartbeat interval (ms), updates endpoint, the follower's generation, the largest payload, tag and client id |
+/// | `WELCOME` | epoch, sequence, client's last action number, ledger forgotten through, heartbeat interval (ms), updates endpoint, the follower's generation, the largest payload, tag and client id, the leader's schema |
 /// | `STATE` | epoch, sequence, state hash, state (canonical JSON) |
 /// | `DELTAS` | epoch, count, then per delta: sequence, origin, number, tag, patch |
 /// | `STALE` | epoch, sequence |
@@ -15,7 +15,7 @@ public enum ControlReply: Sendable, Equatable {
   case welcome(
     Epoch, sequence: UInt64, lastNumber: UInt64, forgottenThrough: UInt64,
     heartbeatMilliseconds: UInt64, updates: String, generation: UInt64 = 0,
-    limits: ProtocolLimits = .standard)
+    limits: ProtocolLimits = .standard, schema: Frame? = nil)
   case state(Epoch, sequence: UInt64, stateHash: UInt64, document: Frame)
   case deltas(Epoch, [Delta])
   case stale(Epoch, sequence: UInt64)
@@ -46,8 +46,8 @@ public enum ControlReply: Sendable, Equatable {
     switch self {
     case .welcome(
       let epoch, let sequence, let lastNumber, let forgottenThrough, let heartbeat, let updates,
-      let generation, let limits):
-      frames.reserveCapacity(frames.count + 11)
+      let generation, let limits, let schema):
+      frames.reserveCapacity(frames.count + 12)
       frames.append(Frame(utf8: "WELCOME"))
       frames.append(Frame(bigEndian: epoch.rawValue))
       frames.append(Frame(bigEndian: sequence))
@@ -59,6 +59,7 @@ public enum ControlReply: Sendable, Equatable {
       frames.append(Frame(bigEndian: limits.maximumPayloadBytes))
       frames.append(Frame(bigEndian: limits.maximumTagBytes))
       frames.append(Frame(bigEndian: limits.maximumClientIDBytes))
+      frames.append(schema ?? [])
     case .state(let epoch, let sequence, let hash, let document):
       frames.reserveCapacity(frames.count + 5)
       frames.append(Frame(utf8: "STATE"))
@@ -115,17 +116,8 @@ public enum ControlReply: Sendable, Equatable {
     var reader = try FrameReader.command(of: frames)
     switch reader.command {
     case "WELCOME":
-      self = .welcome(
-        Epoch(rawValue: try reader.integer("epoch")), sequence: try reader.ordinal("sequence"),
-        lastNumber: try reader.ordinal("last number"),
-        forgottenThrough: try reader.ordinal("forgotten through"),
-        heartbeatMilliseconds: try reader.integer("heartbeat interval"),
-        updates: try reader.text("updates endpoint", limit: 1024),
-        generation: try reader.integer("generation"),
-        limits: ProtocolLimits(
-          maximumPayloadBytes: try reader.integer("largest payload"),
-          maximumTagBytes: try reader.integer("longest tag"),
-          maximumClientIDBytes: try reader.integer("longest client id")))
+      let welcome = try Self.welcome(reading: &reader)
+      self = welcome
     case "STATE":
       self = .state(
         Epoch(rawValue: try reader.integer("epoch")), sequence: try reader.ordinal("sequence"),
@@ -165,5 +157,29 @@ public enum ControlReply: Sendable, Equatable {
       throw ProtocolViolation("unknown reply command '\(reader.command)'", code: .unknownCommand)
     }
     try reader.finish()
+  }
+  /// Reads the frames of a `WELCOME` after its command (a leader without the schema frame
+  /// sends none).
+  private static func welcome(
+    reading reader: inout FrameReader
+  ) throws(ProtocolViolation)
+    -> ControlReply
+  {
+    let epoch = Epoch(rawValue: try reader.integer("epoch"))
+    let sequence = try reader.ordinal("sequence")
+    let lastNumber = try reader.ordinal("last number")
+    let forgottenThrough = try reader.ordinal("forgotten through")
+    let heartbeat = try reader.integer("heartbeat interval")
+    let updates = try reader.text("updates endpoint", limit: 1024)
+    let generation = try reader.integer("generation")
+    let limits = ProtocolLimits(
+      maximumPayloadBytes: try reader.integer("largest payload"),
+      maximumTagBytes: try reader.integer("longest tag"),
+      maximumClientIDBytes: try reader.integer("longest client id"))
+    let schema = reader.hasMore ? try reader.bytes("schema") : []
+    return .welcome(
+      epoch, sequence: sequence, lastNumber: lastNumber, forgottenThrough: forgottenThrough,
+      heartbeatMilliseconds: heartbeat, updates: updates, generation: generation, limits: limits,
+      schema: schema.isEmpty ? nil : schema)
   }
 }

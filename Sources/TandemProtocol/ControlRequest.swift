@@ -2,7 +2,7 @@
 ///
 /// | command | frames after the command | answered with |
 /// |---|---|---|
-/// | `HELLO` | protocol version, client id, schema fingerprint, generation | `WELCOME` or `ERROR` |
+/// | `HELLO` | protocol version, client id, schema fingerprint, generation, schema | `WELCOME` or `ERROR` |
 /// | `SNAPSHOT` | (none) | `STATE` |
 /// | `CATCHUP` | epoch, first wanted sequence | `DELTAS` or `STALE` |
 /// | `DISPATCH` | client id, action number, generation, tag, payload | `ACK` or `REJECT` |
@@ -11,8 +11,12 @@
 /// | `STATS` | (none) | `STATS` |
 /// | `RELOAD-KEYS` | (none) | `KEYS` (an admin key's request) |
 public enum ControlRequest: Sendable, Equatable {
-  /// `generation` is the one the process's last `WELCOME` handed it, 0 before its first.
-  case hello(version: String, client: String, fingerprint: String, generation: UInt64 = 0)
+  /// `generation` is the one the process's last `WELCOME` handed it, 0 before its first;
+  /// `schema` the canonical JSON of the follower's ``ApplicationSchema`` (an empty frame, or
+  /// none from an older follower, for none: the fingerprints must then match).
+  case hello(
+    version: String, client: String, fingerprint: String, generation: UInt64 = 0,
+    schema: Frame? = nil)
   case snapshot
   case catchUp(Epoch, from: UInt64)
   case dispatch(ForwardedAction)
@@ -30,10 +34,10 @@ public enum ControlRequest: Sendable, Equatable {
   /// The message as ZeroMQ frames.
   public var frames: [Frame] {
     switch self {
-    case .hello(let version, let client, let fingerprint, let generation):
+    case .hello(let version, let client, let fingerprint, let generation, let schema):
       [
         Frame(utf8: "HELLO"), Frame(utf8: version), Frame(utf8: client), Frame(utf8: fingerprint),
-        Frame(bigEndian: generation),
+        Frame(bigEndian: generation), schema ?? [],
       ]
     case .snapshot:
       [Frame(utf8: "SNAPSHOT")]
@@ -69,8 +73,11 @@ public enum ControlRequest: Sendable, Equatable {
       // An older follower's HELLO ends at its fingerprint: the leader refuses its version.
       let generation =
         version == Self.version || reader.hasMore ? try reader.integer("generation") : 0
+      // The schema frame came later: a follower without it compares by fingerprint only.
+      let schema = reader.hasMore ? try reader.bytes("schema") : []
       self = .hello(
-        version: version, client: client, fingerprint: fingerprint, generation: generation)
+        version: version, client: client, fingerprint: fingerprint, generation: generation,
+        schema: schema.isEmpty ? nil : schema)
     case "SNAPSHOT":
       self = .snapshot
     case "CATCHUP":

@@ -1,7 +1,7 @@
 /// The code of an `ERROR` reply: why the leader refused a request or a follower.
 ///
 /// A value type over the code's wire text, so that a follower can tell the codes this version
-/// knows apart (``version``, ``fingerprint``, ``malformed``, ``unknownCommand``,
+/// knows apart (``version``, ``fingerprint``, ``schema``, ``malformed``, ``unknownCommand``,
 /// ``superseded``, ``unauthorized``) and still carry one a newer leader sends.
 ///
 /// ```swift
@@ -19,6 +19,10 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
   public static let version = ErrorCode(rawValue: "version")
   /// The follower's schema fingerprint differs from the leader's (answers `HELLO`).
   public static let fingerprint = ErrorCode(rawValue: "fingerprint")
+  /// The follower's schema cannot share the leader's state by the rules of
+  /// <doc:SchemaEvolution> (answers `HELLO`); the message names each field path and the two
+  /// shapes.
+  public static let schema = ErrorCode(rawValue: "schema")
   /// The request's frames do not match its table.
   public static let malformed = ErrorCode(rawValue: "malformed")
   /// The request's command is not one of the protocol's.
@@ -33,7 +37,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
   /// Whether a follower refused with this code must stop rather than try again: the leader
   /// will refuse it again whatever it resends.
   public var isFinal: Bool {
-    self == .version || self == .fingerprint || self == .superseded || self == .unauthorized
+    self == .version || self == .fingerprint || self == .schema || self == .superseded
+      || self == .unauthorized
   }
 
   public var description: String { rawValue }

@@ -4,8 +4,9 @@ import Tandem
 /// The schema fingerprint leader and followers compare at `HELLO`: a hash of the state type's
 /// name, the action registry's fingerprint and the application's schema version.
 ///
-/// Processes built from the same code agree; a follower built with a different state type,
-/// different registered actions or another schema version is refused with a clear message
+/// Processes built from the same code agree and are welcomed at once. A follower of another
+/// fingerprint is welcomed only if the ``ApplicationSchema`` its `HELLO` carries is compatible
+/// with the leader's (see <doc:SchemaEvolution>), and refused with a clear message otherwise
 /// instead of corrupting its replica. ``JSONFollower`` sends `*`, which any leader accepts.
 public enum SchemaFingerprint {
   /// The fingerprint of `state` with `registry` at `version`, as 16 hexadecimal digits.

@@ -1,4 +1,6 @@
 import CommandLineKit
+import CounterExample
+import TandemProtocol
 
 #if canImport(Glibc)
   import Glibc
@@ -13,7 +15,11 @@ TerminationSignals.block()
 let counter = CommandGroup(
   name: "counter",
   summary: "ReSwift's CounterExample across processes: one leader, any number of followers.",
-  commands: [leaderCommand, followerCommand]
+  commands: [leaderCommand, followerCommand],
+  schema: {
+    ApplicationSchema(CounterState.self, registry: counterRegistry, version: "1").json
+      .canonicalText
+  }
 )
 
 exit(counter.run(Array(CommandLine.arguments.dropFirst())).rawValue)

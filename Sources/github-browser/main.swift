@@ -1,4 +1,6 @@
 import CommandLineKit
+import GitHubBrowser
+import TandemProtocol
 
 #if canImport(Glibc)
   import Glibc
@@ -13,7 +15,11 @@ TerminationSignals.block()
 let githubBrowser = CommandGroup(
   name: "github-browser",
   summary: "The GitHub browser example: processes sharing one Tandem state.",
-  commands: [leaderCommand, workerCommand, webCommand, fixtureAPICommand]
+  commands: [leaderCommand, workerCommand, webCommand, fixtureAPICommand],
+  schema: {
+    ApplicationSchema(BrowserState.self, registry: browserRegistry, version: browserSchemaVersion)
+      .json.canonicalText
+  }
 )
 
 exit(githubBrowser.run(Array(CommandLine.arguments.dropFirst())).rawValue)

@@ -76,7 +76,7 @@ struct LeaderFixture {
         version: ControlRequest.version, client: client,
         fingerprint: Self.fingerprint, generation: generation), from: connection)
     {
-      if case .reply(_, .welcome(_, _, _, _, _, _, let handed, _)) = effect { return handed }
+      if case .reply(_, .welcome(_, _, _, _, _, _, let handed, _, _)) = effect { return handed }
     }
     return 0
   }

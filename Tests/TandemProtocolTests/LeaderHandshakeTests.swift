@@ -136,3 +136,134 @@ struct LeaderHandshakeTests {
     #expect(effects == [.replyAfterCommit(to: F.a, .pong(F.epoch, sequence: 0), quiet: false)])
   }
 }
+
+/// `HELLO`s whose fingerprint differs from the leader's, with and without a schema.
+@Suite("Leader protocol: schemas at HELLO")
+struct LeaderSchemaHandshakeTests {
+  typealias F = LeaderFixture
+  typealias V = SchemaVersions
+
+  static func fixture() -> F {
+    var fixture = F()
+    var configuration = fixture.core.configuration
+    configuration.schema = V.schema(V.StateV2.self, V.v2Actions)
+    fixture.core = LeaderProtocol(epoch: F.epoch, sequence: 0, configuration: configuration)
+    return fixture
+  }
+
+  static func hello(_ schema: ApplicationSchema?) -> ControlRequest {
+    .hello(
+      version: ControlRequest.version, client: "c", fingerprint: "fp-other", schema: schema?.frame)
+  }
+
+  @Test("a compatible schema is welcomed, and the WELCOME carries the leader's")
+  func compatibleWelcomed() throws {
+    var fixture = Self.fixture()
+    let effects = fixture.receive(Self.hello(V.schema(V.StateV1.self)))
+    #expect(effects.errorCode == nil)
+    guard case .reply(_, .welcome(_, _, _, _, _, _, _, _, let schema?)) = effects.actions.first
+    else {
+      Issue.record("no WELCOME with a schema: \(effects)")
+      return
+    }
+    #expect(try ApplicationSchema(bytes: schema) == V.schema(V.StateV2.self, V.v2Actions))
+    #expect(fixture.core.followers.owners["c"] == F.a)
+  }
+
+  @Test("an incompatible schema is refused with ERROR schema naming the field and shapes")
+  func incompatibleRefused() {
+    var fixture = Self.fixture()
+    let effects = fixture.receive(Self.hello(V.schema(V.StateV3.self)))
+    #expect(effects.errorCode == .schema)
+    #expect(effects.counted == [.handshakeFailure(.schema)])
+    guard case .reply(_, .error(_, let message)) = effects.actions.first else {
+      Issue.record("no ERROR: \(effects)")
+      return
+    }
+    #expect(message.contains("the state at /counter"))
+    #expect(message.contains("the follower reads String, the leader writes Int"))
+    #expect(fixture.core.followers.owners.isEmpty)
+  }
+
+  @Test("a schema frame that is no schema is refused with ERROR schema")
+  func malformedSchemaRefused() {
+    var fixture = Self.fixture()
+    let effects = fixture.receive(
+      .hello(
+        version: ControlRequest.version, client: "c", fingerprint: "fp-other",
+        schema: Frame(utf8: "{\"x\":1}")))
+    #expect(effects.errorCode == .schema)
+  }
+
+  @Test("without a schema, another fingerprint is refused as before")
+  func noSchemaNeedsTheFingerprint() {
+    var fixture = Self.fixture()
+    #expect(fixture.receive(Self.hello(nil)).errorCode == .fingerprint)
+  }
+
+  @Test("HELLO and WELCOME keep the schema frame through the wire codec")
+  func wire() throws {
+    let schema = V.schema(V.StateV1.self).frame
+    let hello = ControlRequest.hello(
+      version: ControlRequest.version, client: "c", fingerprint: "f", generation: 3,
+      schema: schema)
+    #expect(try ControlRequest(frames: hello.frames) == hello)
+    let bare = ControlRequest.hello(version: ControlRequest.version, client: "c", fingerprint: "f")
+    #expect(bare.frames.last == [])
+    #expect(try ControlRequest(frames: bare.frames) == bare)
+    // An older follower's HELLO ends at its generation.
+    #expect(try ControlRequest(frames: Array(bare.frames.dropLast())) == bare)
+    let welcome = ControlReply.welcome(
+      F.epoch, sequence: 1, lastNumber: 0, forgottenThrough: 0, heartbeatMilliseconds: 5,
+      updates: "tcp://u:1", schema: schema)
+    #expect(try ControlReply(frames: welcome.frames) == welcome)
+  }
+}
+
+/// The follower's side of the schema exchange.
+@Suite("Follower protocol: the leader's schema in WELCOME")
+struct FollowerSchemaTests {
+  typealias V = SchemaVersions
+
+  func joined(_ schema: ApplicationSchema, welcome leader: ApplicationSchema?) -> [FollowerEffect] {
+    let now = ContinuousClock.now
+    var follower = FollowerProtocol(
+      client: "c", fingerprint: "f", schema: schema, capacity: 10, silenceLimit: .seconds(5),
+      resendAfter: .seconds(1), now: now)
+    let hello = follower.connected(now: now)
+    #expect(
+      hello == [
+        .send(
+          .hello(
+            version: ControlRequest.version, client: "c", fingerprint: "f",
+            schema: schema.frame))
+      ])
+    return follower.received(
+      .welcome(
+        Epoch(rawValue: 1), sequence: 0, lastNumber: 0, forgottenThrough: 0,
+        heartbeatMilliseconds: 100, updates: "inproc://u", schema: leader?.frame), now: now)
+  }
+
+  func logs(_ effects: [FollowerEffect]) -> [String] {
+    effects.compactMap {
+      if case .log(_, let message, _) = $0 { return message }
+      return nil
+    }
+  }
+
+  @Test("a follower says which of its actions the leader's schema lacks")
+  func namesTheTagsTheLeaderLacks() {
+    let effects = joined(
+      V.schema(V.StateV1.self, V.v2Actions), welcome: V.schema(V.StateV1.self))
+    #expect(
+      logs(effects).contains { $0.contains("lacks this follower's actions reset") })
+  }
+
+  @Test("nothing to say when the leader knows every action, or sent no schema")
+  func silentOtherwise() {
+    #expect(
+      logs(joined(V.schema(V.StateV1.self), welcome: V.schema(V.StateV2.self, V.v2Actions))).isEmpty
+    )
+    #expect(logs(joined(V.schema(V.StateV1.self, V.v2Actions), welcome: nil)).isEmpty)
+  }
+}

@@ -7,10 +7,11 @@ import Testing
 struct AnnouncedLimitTests {
   @Test(.timeLimit(.minutes(1)))
   func anActionLargerThanTheLeaderAcceptsIsRefusedAtSend() async throws {
-    let leader = try await makeLeader { $0.maxMessageSize = 512 }
+    // Large enough for the follower's HELLO, which carries its schema.
+    let leader = try await makeLeader { $0.maxMessageSize = 2048 }
     let follower = try await makeFollower(leader)
-    #expect(throws: FollowerError.actionTooLarge(bytes: 1_014, limit: 512)) {
-      try follower.send(PaddedIncrement(padding: String(repeating: "x", count: 1_000)))
+    #expect(throws: FollowerError.actionTooLarge(bytes: 2_114, limit: 2048)) {
+      try follower.send(PaddedIncrement(padding: String(repeating: "x", count: 2_100)))
     }
     // A small one still goes, and the leader applied nothing else.
     _ = try await follower.send(PaddedIncrement(padding: "x")).applied()

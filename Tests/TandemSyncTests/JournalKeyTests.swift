@@ -4,7 +4,7 @@ import Testing
 @testable import TandemProtocol
 @testable import TandemSync
 
-/// The journal's audit trail (format 6): the name of the key that sent each action, and the key
+/// The journal's audit trail (format 7): the name of the key that sent each action, and the key
 /// each client id is bound to, kept through recovery, snapshots and the hash chain.
 @Suite("Journal: the key of each action and client id")
 struct JournalKeyTests {
@@ -57,19 +57,19 @@ struct JournalKeyTests {
     }
   }
 
-  @Test func aVersion5JournalIsUpgradedWithNoKeysKnown() throws {
+  @Test func aVersion6JournalIsUpgradedWithNoKeysKnown() throws {
     try withTemporaryDirectory { directory in
       let journal = try makeJournal(in: directory)
       try journal.append(journalDeltas(1...2))
       let path = journal.path
       journal.close()
-      try downgradeToVersion5(path)
+      try downgradeToVersion6(path)
       let leader = try Journal(path: path, configuration: .init(durability: .normal))
       let recovery = try leader.recover()
       #expect(recovery.sequence == 2)
       #expect(recovery.deltas.allSatisfy { $0.actions[0].origin.key.isEmpty })
       try leader.append([keyedDelta(3, key: "bob")])
-      #expect(try leader.stats().formatVersion == 6)
+      #expect(try leader.stats().formatVersion == JournalSchema.version)
       leader.close()
       let reader = try Journal(readingAt: path)
       #expect(try reader.verify().problems == [])

@@ -45,7 +45,7 @@ struct LedgerBoundTests {
     func lastNumber(of id: String) throws -> UInt64? {
       let reply = try client.request(
         .hello(version: ControlRequest.version, client: id, fingerprint: leader.fingerprint))
-      guard case .welcome(_, _, let lastNumber, _, _, _, _, _) = reply else { return nil }
+      guard case .welcome(_, _, let lastNumber, _, _, _, _, _, _) = reply else { return nil }
       return lastNumber
     }
     // The ids with only rejections went first, the oldest first; the client whose action was

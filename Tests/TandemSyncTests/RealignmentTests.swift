@@ -69,7 +69,7 @@ struct RealignmentTests {
       defer { client.close() }
       let reply = try client.request(
         .hello(version: ControlRequest.version, client: "asking", fingerprint: leader.fingerprint))
-      guard case .welcome(_, _, _, let forgottenThrough, _, _, _, _) = reply else { return nil }
+      guard case .welcome(_, _, _, let forgottenThrough, _, _, _, _, _) = reply else { return nil }
       return forgottenThrough
     }
     let leader = try await makeLeader {

@@ -113,13 +113,24 @@ struct ReplicationTests {
 
   @Test func aFollowerWithAnotherSchemaIsRefusedWithAClearMessage() async throws {
     let leader = try await makeLeader()
-    let other = ActionRegistry().registering(Increment.self, tag: "test.increment")
     await #expect {
-      _ = try await makeFollower(leader, registry: other)
+      _ = try await makeFollower(leader) { $0.schemaVersion = "2" }
     } throws: { error in
       guard case .refused(let code, let message) = error as? FollowerError else { return false }
-      return code == .fingerprint && message.contains("different state or action types")
+      return code == .schema && message.contains("the schema version")
+        && message.contains("version 2") && message.contains("version 1")
     }
+    await leader.stop()
+  }
+
+  @Test func aFollowerWithFewerActionsIsAdmitted() async throws {
+    let leader = try await makeLeader()
+    let fewer = ActionRegistry().registering(Increment.self, tag: "test.increment")
+    let follower = try await makeFollower(leader, registry: fewer)
+    #expect(follower.schema != leader.schema)
+    _ = try await follower.send(Increment()).applied()
+    #expect(follower.store.state.counter == 1)
+    await follower.stop()
     await leader.stop()
   }
 

@@ -2,15 +2,16 @@ import TandemProtocol
 
 /// The journal's file format: SQL, identifiers and version.
 ///
-/// Version 6 (see the Journal article in the DocC catalog for the meaning of every column):
+/// Version 7 (see the Journal article in the DocC catalog for the meaning of every column):
 /// `meta` (key/value: epoch, format, session markers, the ledger's forgotten-through sequence),
 /// `deltas` (one row per sequence, i.e.
 /// per action; a delta of several actions takes a row each, all but its last with an empty
 /// patch, and each row its link in the hash chain, ``DeltaChain``),
 /// `ledger` (the client ledger as of the last commit), `snapshots` and `snapshot_ledger`
-/// (the state document and the whole ledger at a sequence). Version 5 lacked the `key` columns
-/// (the name of the CURVE key that sent each action, and the key each client id is bound to),
-/// version 4 also the deltas'
+/// (the state document, the schema of the state type that wrote it, and the whole ledger at a
+/// sequence). Version 6 lacked the `key` columns (the name of the CURVE key that sent each
+/// action, and the key each client id is bound to, ``addKeyColumns``), version 5 also the
+/// snapshots' `schema` column (``addSchemaColumn``), version 4 also the deltas'
 /// `chain` column and the chain's base record, version 3 also the ledgers'
 /// `generation` column, version 2 also the forgotten-through record, and version 1 also the
 /// ledgers' `rejections` column; a leader opening such a journal adds them
@@ -18,7 +19,7 @@ import TandemProtocol
 /// ``upgradeToCurrent``).
 package enum JournalSchema {
   /// The format version this build reads and writes (`PRAGMA user_version`).
-  package static let version: Int64 = 6
+  package static let version: Int64 = 7
   /// `PRAGMA application_id`: "TNDM" in ASCII, marking the file as a Tandem journal.
   package static let applicationID: Int64 = 0x544E_444D
   /// The first 16 bytes of every SQLite 3 database file.
@@ -67,7 +68,8 @@ package enum JournalSchema {
     CREATE TABLE snapshots (
       sequence INTEGER PRIMARY KEY NOT NULL,
       hash INTEGER NOT NULL,
-      document BLOB NOT NULL
+      document BLOB NOT NULL,
+      schema BLOB NOT NULL DEFAULT x''
     ) STRICT;
     CREATE TABLE snapshot_ledger (
       snapshot INTEGER NOT NULL,
@@ -144,7 +146,7 @@ package enum JournalSchema {
     ALTER TABLE snapshot_ledger ADD COLUMN generation INTEGER NOT NULL DEFAULT 0;
     """
 
-  /// Turns a version 5 (or older) journal into a version 6 one (then ``upgradeToCurrent``): no
+  /// Turns a version 6 (or older) journal into a version 7 one (then ``upgradeToCurrent``): no
   /// action's key and no client id's key are known, so each id is bound to the first key that
   /// uses it after the upgrade. Runs before ``addChainColumn``'s fill, which reads the column.
   package static let addKeyColumns = """
@@ -159,6 +161,12 @@ package enum JournalSchema {
   package static let addChainColumn = """
     ALTER TABLE deltas ADD COLUMN chain INTEGER NOT NULL DEFAULT 0;
     INSERT INTO meta (key, value) VALUES ('\(chainBaseKey)', 0) ON CONFLICT (key) DO NOTHING;
+    """
+  /// Turns a version 5 (or older) journal into a version 6 one (then ``upgradeToCurrent``):
+  /// the snapshots' `schema` column, empty for the snapshots stored before, whose schema was
+  /// not recorded.
+  package static let addSchemaColumn = """
+    ALTER TABLE snapshots ADD COLUMN schema BLOB NOT NULL DEFAULT x'';
     """
   /// Sets the `chain` of the row ?1 to ?2.
   package static let setChain = "UPDATE deltas SET chain = ?2 WHERE sequence = ?1"

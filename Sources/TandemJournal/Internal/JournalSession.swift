@@ -287,19 +287,22 @@ package final class JournalSession {
   ///   (damaged in a way that still reads, which nothing else would catch).
   package func latestSnapshot() throws(SQLiteError) -> JournalSnapshot? {
     let statement = try connection.statement(
-      "SELECT sequence, hash, document FROM snapshots ORDER BY sequence DESC LIMIT 1")
+      "SELECT sequence, hash, document, schema FROM snapshots ORDER BY sequence DESC LIMIT 1")
     let found = try statement.run {
-      (row: SQLiteStatement) throws(SQLiteError) -> (UInt64, UInt64, [UInt8])? in
+      (row: SQLiteStatement) throws(SQLiteError) -> (UInt64, UInt64, [UInt8], [UInt8])? in
       guard try row.step() else { return nil }
-      return (try row.sequence(at: 0, in: "snapshots"), row.uint64(at: 1), row.blob(at: 2))
+      return (
+        try row.sequence(at: 0, in: "snapshots"), row.uint64(at: 1), row.blob(at: 2),
+        row.blob(at: 3)
+      )
     }
-    guard let (sequence, hash, document) = found else { return nil }
+    guard let (sequence, hash, document, schema) = found else { return nil }
     guard JSONValue.fnv1a(document) == hash else {
       throw .corruptJournal("the snapshot at \(sequence) does not match its stored hash")
     }
     return JournalSnapshot(
       sequence: sequence, hash: hash, document: document,
-      ledger: try ledgerEntries(snapshot: sequence))
+      ledger: try ledgerEntries(snapshot: sequence), schema: schema)
   }
 
   /// Runs `body`, turning SQLite failures into journal errors for this file.

@@ -10,11 +10,13 @@ extension FollowerProtocol {
     guard !isStopped else { return [] }
     switch reply {
     case .welcome(
-      let epoch, let sequence, let lastNumber, let forgottenThrough, _, let updates, _, let limits
+      let epoch, let sequence, let lastNumber, let forgottenThrough, _, let updates, _, let limits,
+      let leaderSchema
     ):
       outbox.leaderLimits = limits
       let joining = sync.phase == .greeting
       var effects = translate(sync.received(reply, now: now), now: now)
+      if joining { effects += schemaNotes(leader: leaderSchema) }
       if joining || outbox.realigningSince != nil {
         // A realignment's WELCOME may come from a leader restarted behind the open connection,
         // on another updates endpoint: read the one it names.
@@ -134,5 +136,24 @@ extension FollowerProtocol {
     // The deltas after the failed one were counted as effects; none of them will be reported.
     unreportedApplies = 0
     return translate(sync.failedToApply(), now: now)
+  }
+}
+
+extension FollowerProtocol {
+  /// What the follower says about the leader's schema in a `WELCOME`: which of its own action
+  /// tags the leader does not know (it refuses them with `unknown-tag`).
+  func schemaNotes(leader frame: Frame?) -> [FollowerEffect] {
+    guard let frame, let schema, let leader = try? ApplicationSchema(bytes: frame) else {
+      return []
+    }
+    let unknown = SchemaCompatibility.follower(schema, leader: leader).tagsUnknownToLeader
+    guard !unknown.isEmpty else { return [] }
+    return [
+      .log(
+        .info,
+        "the leader's schema lacks this follower's actions \(unknown.joined(separator: ", ")): "
+          + "it refuses them with unknown-tag until it runs a build that has them",
+        peerControlled: true)
+    ]
   }
 }

@@ -20,6 +20,10 @@ package struct FollowerProtocol {
   package let client: String
   /// The schema fingerprint the follower says in `HELLO`.
   package let fingerprint: String
+  /// The follower's schema, which `HELLO` carries (nil for none: the fingerprints must match).
+  package let schema: ApplicationSchema?
+  /// ``schema`` as the frame `HELLO` carries.
+  let schemaFrame: Frame?
   /// How long an action or a realignment waits for its answer before it goes again.
   package let resendAfter: Duration
   /// The numbering and the unanswered actions.
@@ -45,11 +49,13 @@ package struct FollowerProtocol {
   /// When ``tick(now:)`` last judged the connection.
 
   package init(
-    client: String, fingerprint: String, capacity: Int, silenceLimit: Duration,
-    resendAfter: Duration, now: ContinuousClock.Instant
+    client: String, fingerprint: String, schema: ApplicationSchema? = nil, capacity: Int,
+    silenceLimit: Duration, resendAfter: Duration, now: ContinuousClock.Instant
   ) {
     self.client = client
     self.fingerprint = fingerprint
+    self.schema = schema
+    self.schemaFrame = schema?.frame
     self.resendAfter = resendAfter
     self.outbox = Outbox(capacity: capacity)
     self.sync = ReplicaSync(silenceLimit: silenceLimit, now: now)
@@ -72,7 +78,9 @@ package struct FollowerProtocol {
     guard !isStopped else { return [] }
     isConnected = true
     subscribedTo = nil
-    return translate(sync.connected(client: client, fingerprint: fingerprint, now: now), now: now)
+    return translate(
+      sync.connected(client: client, fingerprint: fingerprint, schema: schemaFrame, now: now),
+      now: now)
   }
 
   /// The connection closed (the shell joins again after a back-off): everything unanswered
@@ -148,7 +156,7 @@ package struct FollowerProtocol {
     counters.realignments += 1
     return [
       .log(.info, "asking the leader where the numbering stands: \(reason)", peerControlled: false),
-      .send(sync.hello(client: client, fingerprint: fingerprint)),
+      .send(sync.hello(client: client, fingerprint: fingerprint, schema: schemaFrame)),
     ]
   }
 

@@ -101,7 +101,7 @@ package struct ReplicaSync {
 
   /// The request to send on (re)connecting: resets the join, keeps the replica's position.
   package mutating func connected(
-    client: String, fingerprint: String, now: ContinuousClock.Instant
+    client: String, fingerprint: String, schema: Frame? = nil, now: ContinuousClock.Instant
   )
     -> [Effect]
   {
@@ -111,14 +111,14 @@ package struct ReplicaSync {
     phaseStarted = now
     clearBuffer()
     pinged = nil
-    return [.send(hello(client: client, fingerprint: fingerprint))]
+    return [.send(hello(client: client, fingerprint: fingerprint, schema: schema))]
   }
 
   /// The `HELLO` this process says, on joining and to realign.
-  package func hello(client: String, fingerprint: String) -> ControlRequest {
+  package func hello(client: String, fingerprint: String, schema: Frame? = nil) -> ControlRequest {
     .hello(
       version: ControlRequest.version, client: client, fingerprint: fingerprint,
-      generation: generation)
+      generation: generation, schema: schema)
   }
 
   /// The `PING` to send now, noting the replica's position for its `PONG`.
@@ -192,7 +192,7 @@ package struct ReplicaSync {
     // the follower must rejoin to learn the new endpoint.
     if phase != .live { lastHeard = now }
     switch reply {
-    case .welcome(let welcomeEpoch, _, _, _, let milliseconds, _, let handed, _):
+    case .welcome(let welcomeEpoch, _, _, _, let milliseconds, _, let handed, _, _):
       generation = handed
       guard phase == .greeting else {
         // A realignment's WELCOME from a leader restarted with a new history behind the open

@@ -1,11 +1,13 @@
 extension LeaderProtocol {
-  /// Answers a `HELLO`: refuses another protocol version, another schema fingerprint, a
-  /// client id bound to another key than the connection's `key`, and a process whose client id
-  /// another process took over; else welcomes it, and its connection owns the client id from
-  /// now on (and its key, when the id was bound to none).
+  /// Answers a `HELLO`: refuses another protocol version, another schema fingerprint unless
+  /// the follower's schema is compatible with the leader's (``SchemaCompatibility``), a client
+  /// id bound to another key than the connection's `key`, and a process whose client id another
+  /// process took over; else welcomes it, and its connection owns the client id from now on
+  /// (and its key, when the id was bound to none).
   mutating func hello<Ledger: LeaderLedger>(
-    version: String, client: String, fingerprint theirs: String, generation: UInt64,
-    key: String, from connection: Frame, now: ContinuousClock.Instant, ledger: inout Ledger,
+    version: String, client: String, fingerprint theirs: String, schema: Frame?,
+    generation: UInt64, key: String,
+    from connection: Frame, now: ContinuousClock.Instant, ledger: inout Ledger,
     into effects: inout [LeaderEffect]
   ) {
     guard version == ControlRequest.version else {
@@ -15,7 +17,11 @@ extension LeaderProtocol {
       return
     }
     let fingerprint = configuration.fingerprint
-    guard theirs == fingerprint || theirs == "*" else {
+    if theirs != fingerprint, theirs != "*", let schema, let mine = configuration.schema {
+      guard admits(schema, of: client, leader: mine, from: connection, into: &effects) else {
+        return
+      }
+    } else if theirs != fingerprint && theirs != "*" {
       effects.append(.count(.handshakeFailure(.fingerprint)))
       effects.append(
         .log(
@@ -59,7 +65,8 @@ extension LeaderProtocol {
         epoch, sequence: sequence, lastNumber: facts.lastNumber,
         forgottenThrough: facts.forgottenThrough,
         heartbeatMilliseconds: configuration.heartbeatMilliseconds,
-        updates: configuration.updatesEndpoint, generation: handed, limits: configuration.limits)
+        updates: configuration.updatesEndpoint, generation: handed, limits: configuration.limits,
+        schema: configuration.schemaFrame)
       reply(welcome, to: connection, into: &effects)
     }
   }
@@ -118,5 +125,41 @@ extension LeaderProtocol {
   private mutating func stale(for connection: Frame, into effects: inout [LeaderEffect]) {
     effects.append(.count(.staleCatchUp))
     reply(.stale(epoch, sequence: sequence), to: connection, into: &effects)
+  }
+}
+
+extension LeaderProtocol {
+  /// Whether a follower whose `HELLO` carries `frame`, its schema, can follow this leader of
+  /// schema `mine`; when not, refuses it with `ERROR schema` naming every conflict.
+  mutating func admits(
+    _ frame: Frame, of client: String, leader mine: ApplicationSchema, from connection: Frame,
+    into effects: inout [LeaderEffect]
+  ) -> Bool {
+    let message: String
+    do {
+      let verdict = SchemaCompatibility.follower(
+        try ApplicationSchema(bytes: frame), leader: mine)
+      if verdict.isCompatible {
+        let unknown = verdict.tagsUnknownToLeader
+        effects.append(
+          .log(
+            .info,
+            "follower \(client) has another schema, compatible with this leader's"
+              + (unknown.isEmpty
+                ? "" : "; its actions \(unknown.joined(separator: ", ")) will be refused"),
+            rateLimited: true))
+        return true
+      }
+      message =
+        "this follower's schema cannot share the leader's state: "
+        + verdict.conflicts.map(\.description).joined(separator: "; ")
+        + ". Roll out a build whose schemas are compatible (see `tandem schema diff`)"
+    } catch {
+      message = "the HELLO's schema frame is not a schema description: \(error)"
+    }
+    effects.append(.count(.handshakeFailure(.schema)))
+    effects.append(.log(.error, "refused follower \(client): \(message)", rateLimited: true))
+    reply(.error(code: .schema, message: message), to: connection, into: &effects)
+    return false
   }
 }

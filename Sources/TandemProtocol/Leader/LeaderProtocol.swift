@@ -16,8 +16,16 @@
 package struct LeaderProtocol: Sendable {
   /// What the leader announces and the limits it keeps.
   package struct Configuration: Sendable {
-    /// The schema fingerprint a follower's `HELLO` must carry (or `*`).
+    /// The schema fingerprint a follower's `HELLO` must carry (or `*`), unless its schema is
+    /// compatible with ``schema``.
     package var fingerprint: String
+    /// The leader's schema, which `WELCOME` carries and a follower's is compared with when the
+    /// fingerprints differ; nil to compare fingerprints only.
+    package var schema: ApplicationSchema? = nil {
+      didSet { schemaFrame = schema?.frame }
+    }
+    /// ``schema`` as the frame `WELCOME` carries.
+    package private(set) var schemaFrame: Frame? = nil
     package var heartbeatMilliseconds: UInt64
     /// The updates endpoint `WELCOME` announces.
     package var updatesEndpoint: String
@@ -103,10 +111,11 @@ package struct LeaderProtocol: Sendable {
       return unauthorized(refusal, from: connection, into: &effects)
     }
     switch request {
-    case .hello(let version, let client, let theirs, let generation):
+    case .hello(let version, let client, let theirs, let generation, let schema):
       hello(
-        version: version, client: client, fingerprint: theirs, generation: generation,
-        key: caller.keyName, from: connection, now: now, ledger: &ledger, into: &effects)
+        version: version, client: client, fingerprint: theirs, schema: schema,
+        generation: generation, key: caller.keyName, from: connection, now: now,
+        ledger: &ledger, into: &effects)
     case .snapshot:
       effects.append(.sendSnapshot(to: connection))
     case .catchUp(let theirEpoch, let from):

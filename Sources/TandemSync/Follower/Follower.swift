@@ -39,6 +39,11 @@ public final class Follower<State: Codable & Sendable>: Sendable {
   /// with the `TandemMetrics` module's `MetricsServer`.
   public let metrics = MetricsRegistry()
 
+  /// The follower's state and action schemas, which `HELLO` carries: a leader of another
+  /// build admits the follower when they are compatible with its own (see the SchemaEvolution
+  /// article of TandemProtocol).
+  public let schema: ApplicationSchema
+
   private let core: FollowerCore<TypedReplicaModel<State>>
   private let registry: ActionRegistry
 
@@ -53,11 +58,14 @@ public final class Follower<State: Codable & Sendable>: Sendable {
   {
     let fingerprint = SchemaFingerprint.of(
       State.self, registry: registry, version: configuration.schemaVersion)
+    let schema = ApplicationSchema(
+      State.self, registry: registry, version: configuration.schemaVersion)
     let core = try await FollowerCore(
-      configuration: configuration, fingerprint: fingerprint,
+      configuration: configuration, fingerprint: fingerprint, schema: schema,
       makeModel: { TypedReplicaModel<State>() })
     self.core = core
     self.registry = registry
+    self.schema = schema
     metrics.addCollector(FollowerMetrics.collector(core: core))
     let log = TandemLogger(label: "follower[\(configuration.clientID)]")
     // The store holds the core weakly: a store the caller keeps must not keep the follower.
@@ -130,7 +138,7 @@ public final class Follower<State: Codable & Sendable>: Sendable {
   /// (or the release of the last reference); otherwise it stopped by itself:
   /// ``FollowerError/refused(code:message:)`` when another process took its client id
   /// (`superseded`), or when the leader it rejoined refused its protocol version (`version`) or
-  /// its schema (`fingerprint`). Read it once ``connectionChanges()`` has ended.
+  /// its schema (`schema`, or `fingerprint` from a leader without schemas). Read it once ``connectionChanges()`` has ended.
   ///
   /// ```swift
   /// for await _ in try await follower.connectionChanges() {}

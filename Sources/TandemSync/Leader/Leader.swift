@@ -41,8 +41,12 @@ public final class Leader<State: Codable & Sendable>: Sendable {
   public let updatesEndpoint: String
   /// The leader's epoch.
   public let epoch: Epoch
-  /// The schema fingerprint followers must match.
+  /// The schema fingerprint of the leader's build: a follower whose fingerprint differs is
+  /// admitted only if its ``schema`` is compatible (see the SchemaEvolution article of
+  /// TandemProtocol).
   public let fingerprint: String
+  /// The leader's state and action schemas, which `WELCOME` carries.
+  public let schema: ApplicationSchema
 
   /// The leader's metrics, for Prometheus (see ``MetricsRegistry``): its sequence and epoch,
   /// actions, deltas, drops, followers and their lag, journal commit latency.
@@ -85,6 +89,8 @@ public final class Leader<State: Codable & Sendable>: Sendable {
     } catch {
       throw .keys(error)
     }
+    let schema = ApplicationSchema(
+      State.self, registry: registry, version: configuration.schemaVersion)
     let start: LeaderStart<State>
     do {
       start = try LeaderStart(
@@ -122,8 +128,8 @@ public final class Leader<State: Codable & Sendable>: Sendable {
         let engine = LoopBound(
           try LeaderEngine(
             scope: scope, store: store, registry: registry, history: history, differ: differ,
-            configuration: configuration, fingerprint: fingerprint, keyRing: keyRing,
-            journal: journal, recentDeltas: start.recentDeltas),
+            configuration: configuration, fingerprint: fingerprint, schema: schema,
+            keyRing: keyRing, journal: journal, recentDeltas: start.recentDeltas),
           scope: scope)
         // Before the loop handles its first request (not before this job returns): an action
         // applied without the observer would change the store unrecorded, unpublished and
@@ -146,6 +152,7 @@ public final class Leader<State: Codable & Sendable>: Sendable {
     self.zap = zap
     self.epoch = start.epoch
     self.fingerprint = fingerprint
+    self.schema = schema
     (controlEndpoint, updatesEndpoint) = endpoints
     metrics.addCollector(LeaderMetrics.collector(loop: loop, engine: engine))
     configuration.log.info(

@@ -29,7 +29,8 @@ public struct LeaderConfiguration: Sendable {
   /// default what the backlog keeps at most (``backlogBytes``).
   public var maximumCatchUpBytes = 64 << 20
   /// The largest message accepted on the control socket (`ZMQ_MAXMSGSIZE`); a peer that sends
-  /// a larger one is disconnected by ZeroMQ.
+  /// a larger one is disconnected by ZeroMQ. It must hold a follower's `HELLO`, which carries
+  /// the follower's schema (`--print-schema` shows it; a few kilobytes for most applications).
   public var maxMessageSize = 16 << 20
   /// The most bytes of `STATE` and `DELTAS` replies the leader lets wait in one control
   /// connection's queue (ZeroMQ's, until they are written to the network). Past it, another such

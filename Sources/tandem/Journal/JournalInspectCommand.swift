@@ -1,9 +1,10 @@
 import CommandLineKit
+import StatePatch
 import TandemJournal
 import TandemSync
 
-/// `tandem journal inspect --db PATH [--json]`: the journal's epoch, sequences, snapshot,
-/// clients and sizes. Opens the file read-only, so it works while a leader runs.
+/// `tandem journal inspect --db PATH [--json]`: the journal's epoch, sequences, snapshot and
+/// the schema of the state type that wrote it, clients and sizes. Opens the file read-only, so it works while a leader runs.
 let journalInspectCommand = Command(
   name: "inspect",
   summary: "Print a journal's epoch, sequence range, snapshot, clients and sizes",
@@ -22,10 +23,12 @@ let journalInspectCommand = Command(
     let journal = try readJournal(at: path)
     let stats = try journal.stats()
     let actions = try journal.recentActions(actionCount)
+    let schema = snapshotSchema(try journal.latestSnapshot())
     try writeLine(
       json
-        ? inspectJSON(path: path, stats, actions: actionCount > 0 ? actions : nil)
-        : inspectText(path: path, stats) + actionLines(actions))
+        ? inspectJSON(
+          path: path, stats, schema: schema, actions: actionCount > 0 ? actions : nil)
+        : inspectText(path: path, stats, schema: schema) + actionLines(actions))
   }
 )
 
@@ -40,7 +43,11 @@ func actionLines(_ actions: [Journal.RecordedAction]) -> String {
 }
 
 /// The human-readable report.
-func inspectText(path: String, _ stats: JournalStats) -> String {
+func inspectText(
+  path: String, _ stats: JournalStats, schema: SnapshotSchema = .none
+)
+  -> String
+{
   let range =
     stats.oldestSequence.map { "\($0)...\(stats.lastSequence)" } ?? "none kept"
   let snapshot =
@@ -59,6 +66,7 @@ func inspectText(path: String, _ stats: JournalStats) -> String {
         + "\(JournalOutput.size(stats.deltaBytes)) of patches"
     ),
     ("snapshot", snapshot),
+    ("state schema", schema.text),
     (
       "since snapshot",
       "\(stats.deltasSinceSnapshot) actions, \(JournalOutput.size(stats.bytesSinceSnapshot))"
@@ -78,7 +86,8 @@ func inspectText(path: String, _ stats: JournalStats) -> String {
 
 /// The JSON report: one object, sizes in bytes, the epoch and hash as 16 hex digits.
 func inspectJSON(
-  path: String, _ stats: JournalStats, actions: [Journal.RecordedAction]? = nil
+  path: String, _ stats: JournalStats, schema: SnapshotSchema = .none,
+  actions: [Journal.RecordedAction]? = nil
 ) -> String {
   let snapshot =
     stats.snapshotSequence.map { sequence in
@@ -108,7 +117,9 @@ func inspectJSON(
     ("patchCount", "\(stats.patchCount)"),
     ("deltaBytes", "\(stats.deltaBytes)"),
     ("snapshot", snapshot),
+    ("state schema", schema.text),
     ("snapshotCount", "\(stats.snapshotCount)"),
+    ("stateSchema", schema.json),
     ("deltasSinceSnapshot", "\(stats.deltasSinceSnapshot)"),
     ("bytesSinceSnapshot", "\(stats.bytesSinceSnapshot)"),
     ("clientCount", "\(stats.clientCount)"),
@@ -121,4 +132,42 @@ func inspectJSON(
   ]
   if let listed { members.append(("actions", listed)) }
   return JournalOutput.object(members)
+}
+
+/// The schema recorded with a journal's latest snapshot.
+enum SnapshotSchema {
+  /// No snapshot.
+  case none
+  /// A snapshot stored before format version 6, which recorded no schema.
+  case notRecorded
+  case recorded(SchemaDescription)
+  /// Bytes that are not a schema description.
+  case unreadable(String)
+
+  /// One line: the state type and its shape.
+  var text: String {
+    switch self {
+    case .none: "none"
+    case .notRecorded: "not recorded (the snapshot was stored before format version 6)"
+    case .recorded(let schema): "\(schema.typeName) \(schema.shape.summary)"
+    case .unreadable(let reason): "unreadable: \(reason)"
+    }
+  }
+
+  /// The recorded description as JSON, or null.
+  var json: String {
+    if case .recorded(let schema) = self { return schema.json.canonicalText }
+    return "null"
+  }
+}
+
+/// The schema recorded with `snapshot`.
+func snapshotSchema(_ snapshot: JournalSnapshot?) -> SnapshotSchema {
+  guard let snapshot else { return .none }
+  guard !snapshot.schema.isEmpty else { return .notRecorded }
+  do {
+    return .recorded(try SchemaDescription(json: try JSONParser().parse(snapshot.schema)))
+  } catch {
+    return .unreadable("\(error)")
+  }
 }

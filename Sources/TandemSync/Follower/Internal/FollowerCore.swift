@@ -17,7 +17,7 @@ final class FollowerCore<Model: ReplicaModel>: Sendable {
 
   /// Joins the leader: returns once the first snapshot is in the replica store.
   init(
-    configuration: FollowerConfiguration, fingerprint: String,
+    configuration: FollowerConfiguration, fingerprint: String, schema: ApplicationSchema? = nil,
     makeModel: @escaping @Sendable () -> Model
   ) async throws(FollowerError) {
     guard Endpoint(parsing: configuration.leader) != nil else {
@@ -34,7 +34,7 @@ final class FollowerCore<Model: ReplicaModel>: Sendable {
     }
     let shared = SharedFollowerProtocol(
       FollowerProtocol(
-        client: configuration.clientID, fingerprint: fingerprint,
+        client: configuration.clientID, fingerprint: fingerprint, schema: schema,
         capacity: configuration.outboxCapacity, silenceLimit: configuration.silenceLimit,
         resendAfter: configuration.resendAfter, now: .now))
     let joined = JoinSignal<Store<State>>()

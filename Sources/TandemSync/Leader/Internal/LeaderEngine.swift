@@ -20,6 +20,8 @@ final class LeaderEngine<State: Codable & Sendable> {
   var control: Socket
   /// The endpoints the two sockets bound, with their real ports.
   var boundEndpoints: (updates: Endpoint, control: Endpoint)
+  /// The state type's schema as canonical JSON, recorded with each journal snapshot.
+  let stateSchema: [UInt8]
   let controlEndpoint: String
   let updatesEndpoint: String
   /// The durable history, when durability is not `off`.
@@ -66,7 +68,7 @@ final class LeaderEngine<State: Codable & Sendable> {
   init(
     scope: LoopScope, store: Store<State>, registry: ActionRegistry,
     history: LeaderHistory<State>, differ: LeaderDiffer, configuration: LeaderConfiguration,
-    fingerprint: String, keyRing: KeyRing?,
+    fingerprint: String, schema: ApplicationSchema, keyRing: KeyRing?,
     journal: Journal?, recentDeltas: [Delta]
   ) throws {
     self.scope = scope
@@ -78,6 +80,7 @@ final class LeaderEngine<State: Codable & Sendable> {
     self.configuration = configuration
     self.log = configuration.log
     self.fingerprint = fingerprint
+    self.stateSchema = schema.state.json.canonicalBytes()
     self.journal = journal
     (published, publishedState) = history.read {
       ((sequence: $0.sequence, ledger: $0.ledger), $0.state)
@@ -97,15 +100,16 @@ final class LeaderEngine<State: Codable & Sendable> {
     boundEndpoints = (boundUpdates, boundControl)
     monitors = [updatesMonitor, controlMonitor]
 
+    var rules = LeaderProtocol.Configuration(
+      fingerprint: fingerprint,
+      heartbeatMilliseconds: UInt64(configuration.heartbeatInterval.milliseconds),
+      updatesEndpoint: updatesEndpoint, limits: Self.limits(of: configuration),
+      maximumCatchUpBytes: configuration.maximumCatchUpBytes, hasJournal: journal != nil,
+      maximumFollowers: configuration.maximumFollowers,
+      backlogCount: configuration.backlogCount, backlogBytes: configuration.backlogBytes)
+    rules.schema = schema
     core = LeaderProtocol(
-      epoch: history.epoch, sequence: published.sequence,
-      configuration: LeaderProtocol.Configuration(
-        fingerprint: fingerprint,
-        heartbeatMilliseconds: UInt64(configuration.heartbeatInterval.milliseconds),
-        updatesEndpoint: updatesEndpoint, limits: Self.limits(of: configuration),
-        maximumCatchUpBytes: configuration.maximumCatchUpBytes, hasJournal: journal != nil,
-        maximumFollowers: configuration.maximumFollowers,
-        backlogCount: configuration.backlogCount, backlogBytes: configuration.backlogBytes),
+      epoch: history.epoch, sequence: published.sequence, configuration: rules,
       recentDeltas: recentDeltas)
     effects.reserveCapacity(256)
 
@@ -224,7 +228,7 @@ final class LeaderEngine<State: Codable & Sendable> {
     do {
       try journal.writeSnapshot(
         sequence: snapshot.sequence, document: snapshot.document,
-        ledger: published.ledger)
+        ledger: published.ledger, schema: stateSchema)
       counters.journalSnapshots += 1
     } catch {
       log.error("the journal refused a snapshot at \(snapshot.sequence): \(error)")

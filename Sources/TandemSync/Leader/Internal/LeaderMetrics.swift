@@ -105,7 +105,7 @@ enum LeaderMetrics {
         "messages_dropped", "Messages not sent (peer gone or queue full), by reason.",
         counters.droppedByReason),
       byReason(
-        "handshake_failures", "HELLOs refused, by reason (version, fingerprint).",
+        "handshake_failures", "HELLOs refused, by reason (version, fingerprint, schema).",
         counters.handshakeFailures),
       byReason(
         "connection_handshake_failures",
