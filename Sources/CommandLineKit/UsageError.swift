@@ -20,6 +20,9 @@ public enum ExitStatus: Int32, Sendable {
   case unavailable = 69
   /// The output could not be written, e.g. to a full disk (EX_IOERR).
   case ioError = 74
+  /// The service answered but cannot do its work for now, e.g. a leader whose journal refuses
+  /// commits (EX_TEMPFAIL).
+  case temporaryFailure = 75
   /// The other side spoke but not as expected: a protocol or schema mismatch (EX_PROTOCOL).
   case protocolError = 76
   /// The other side refused this side's credentials: a CURVE key it does not accept, or a

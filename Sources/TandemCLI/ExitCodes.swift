@@ -12,6 +12,8 @@ public enum ExitCodes {
           --exit-on-loss) the leader was lost or restarted with a new history
       74  the output could not be written (e.g. a full disk); dispatch: the action was
           applied at the sequence the message names
+      75  (stats) the leader is degraded: its journal refuses commits; the message shows
+          the last error
       76  the leader answered but refused the request or spoke an unexpected protocol
           (watch: the leader refused the follower when it rejoined)
       77  the leader refused the CURVE keys (--key, --leader-key), or the key's role does

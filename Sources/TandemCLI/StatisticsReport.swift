@@ -40,6 +40,7 @@ public enum StatisticsReport {
         ? "backlog   empty"
         : "backlog   \(statistics.backlogCount) deltas, from sequence \(statistics.backlogOldest)",
     ]
+    if let degraded = statistics.degraded { lines.append("degraded  \(degraded)") }
     if let security = statistics.security {
       lines.append(
         security.mode == "plain"

@@ -11,7 +11,9 @@ public enum Durability: String, Sendable, CaseIterable, CustomStringConvertible 
   /// Synced at every commit: SQLite WAL with `PRAGMA synchronous = FULL`, so the write-ahead log
   /// is flushed to the disk (`fsync`) before a commit returns. An acknowledged action survives
   /// a crash of the process, of the operating system and a power loss (given a disk that honours
-  /// `fsync`). Costs one `fsync` per commit, which group commit shares among a batch.
+  /// `fsync`). Costs one `fsync` per commit, which group commit shares among a batch. After a
+  /// machine restart that interrupted a session, the journal still mints a new epoch: its
+  /// high-water mark cannot show the history complete (see the article "High-water mark").
   case full
   /// Survives a crash of the process, not of the machine: SQLite WAL with
   /// `PRAGMA synchronous = NORMAL`, so a commit is written to the log in the operating system's

@@ -47,6 +47,10 @@ extension Journal {
         }
       }
       let connection = session.connection
+      // Read before the transaction: what it then sees was committed at least up to the mark.
+      let mark = Result { () throws(JournalError) in
+        try HighWaterMarkFile.read(journalPath: session.path)
+      }
       try session.sqlite { () throws(SQLiteError) in
         try connection.transaction(.deferred) { () throws(SQLiteError) in
           check("integrity_check") { () throws(SQLiteError) -> [String] in
@@ -89,6 +93,9 @@ extension Journal {
           check("ledger") { () throws(SQLiteError) -> [String] in
             try session.ledgerProblems()
           }
+          check("high-water mark") { () throws(SQLiteError) -> [String] in
+            try session.markProblems(mark)
+          }
         }
       }
       return result
@@ -97,6 +104,31 @@ extension Journal {
 }
 
 extension JournalSession {
+  /// Whether the history reaches the ``HighWaterMark`` beside the journal, when there is one
+  /// (a copy of the journal without its mark, a backup, has none to check).
+  package func markProblems(
+    _ mark: Result<HighWaterMarkFile.Content?, JournalError>
+  ) throws(SQLiteError) -> [String] {
+    let advice = ": a leader starting on this journal mints a new epoch (followers resync)"
+    switch mark {
+    case .failure(let error):
+      return ["high-water mark: cannot be read (\(error))"]
+    case .success(nil), .success(.empty):
+      return []
+    case .success(.damaged):
+      return [
+        "high-water mark: the mark file is damaged, so the journal cannot be shown "
+          + "complete" + advice
+      ]
+    case .success(.mark(let mark)):
+      guard let epoch = try metaInteger(JournalSchema.epochKey) else { return [] }
+      let loss = mark.judge(
+        epoch: Epoch(rawValue: UInt64(bitPattern: epoch)), sequence: lastSequence,
+        tip: try chainTip(), boot: currentBootIdentity() ?? "unknown")
+      return loss.map { ["high-water mark: \($0.reason)" + advice] } ?? []
+    }
+  }
+
   /// Whether the file holds whole pages: SQLite reads the missing end of a cut file as zeros,
   /// which `integrity_check` does not notice when they fall inside a record's data.
   package func fileSizeProblems() throws(SQLiteError) -> [String] {

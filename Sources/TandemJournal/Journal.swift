@@ -102,6 +102,7 @@ public final class Journal: Sendable {
       }
       session.epoch = epoch
       session.epochContinuity = .minted(reason: "startNewEpoch() was called")
+      try session.writeMark()
       return epoch
     }
   }

@@ -68,17 +68,43 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
     case .notFound(let path):
       return "no journal at \(path)"
     case .sqlite(let path, let error):
-      return "journal \(path): \(error)"
+      guard let fault = FileSystemFault(error) else { return "journal \(path): \(error)" }
+      return "journal \(path): \(fault.advice) (\(error))"
     case .system(let path, let call, let errno):
-      return "journal \(path): \(call) failed with errno \(errno)"
+      guard let fault = FileSystemFault(errno: errno) else {
+        return "journal \(path): \(call) failed with errno \(errno)"
+      }
+      return "journal \(path): \(fault.advice) (\(call) failed with errno \(errno))"
+    }
+  }
+
+  /// The failure of the world behind this error (the disk, the file system, permissions), if it
+  /// is one rather than damage or a refusal.
+  public var fileSystemFault: FileSystemFault? {
+    switch self {
+    case .sqlite(_, let error): FileSystemFault(error)
+    case .system(_, _, let errno): FileSystemFault(errno: errno)
+    default: nil
     }
   }
 
   /// The SQLite failure `error` on the journal at `path`: ``corrupt(path:detail:)`` when SQLite
-  /// found the file damaged, ``sqlite(path:_:)`` otherwise.
+  /// found the file damaged and the file system reads the file back without error,
+  /// ``sqlite(path:_:)`` otherwise. SQLite takes pages a failing disk no longer returns for
+  /// damage ("database disk image is malformed"), so a corruption is checked against the disk
+  /// before it is reported as one: a read the file system refuses (`EIO` after a shutdown, say)
+  /// makes it a failure of the world, with that error number.
   package init(path: String, _ error: SQLiteError) {
-    self =
-      error.isCorruption
-      ? .corrupt(path: path, detail: "\(error)") : .sqlite(path: path, error)
+    guard error.isCorruption else {
+      self = .sqlite(path: path, error)
+      return
+    }
+    if let number = fileSystemError(readingAt: path), FileSystemFault(errno: number) != nil {
+      var failure = error
+      failure.systemErrno = number
+      self = .sqlite(path: path, failure)
+      return
+    }
+    self = .corrupt(path: path, detail: "\(error)")
   }
 }

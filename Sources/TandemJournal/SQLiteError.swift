@@ -12,23 +12,32 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
   public var message: String
   /// The C function that failed, with the SQL it ran where there was one.
   public var call: String
+  /// The operating system's error number behind the failure: `sqlite3_system_errno` for an
+  /// `SQLITE_IOERR` or `SQLITE_CANTOPEN` failure (SQLite records it for those only), or the
+  /// error of a read of the file the journal made to check a reported corruption; else 0.
+  public var systemErrno: Int32
 
-  /// An error with the given code, message and call.
-  public init(code: Int32, message: String, call: String) {
+  /// An error with the given code, message, call and system error number.
+  public init(code: Int32, message: String, call: String, systemErrno: Int32 = 0) {
     self.code = code
     self.message = message
     self.call = call
+    self.systemErrno = systemErrno
   }
 
   /// The primary result code: the low 8 bits of ``code`` (`SQLITE_CORRUPT` is 11,
   /// `SQLITE_FULL` 13, `SQLITE_NOTADB` 26, `SQLITE_READONLY` 8, `SQLITE_BUSY` 5).
   public var primaryCode: Int32 { code & 0xff }
 
-  /// Whether SQLite found the file damaged or not a database at all.
-  public var isCorruption: Bool { primaryCode == 11 || primaryCode == 26 }
+  /// Whether SQLite found the file damaged or not a database at all (and the file system
+  /// reported no error behind it; see ``JournalError``).
+  public var isCorruption: Bool { (primaryCode == 11 || primaryCode == 26) && systemErrno == 0 }
 
-  /// The call, SQLite's message and the code.
-  public var description: String { "\(call): \(message) (code \(code))" }
+  /// The call, SQLite's message, the code and the system error, if any.
+  public var description: String {
+    let system = systemErrno == 0 ? "" : ", errno \(systemErrno)"
+    return "\(call): \(message) (code \(code)\(system))"
+  }
 }
 
 extension SQLiteError {

@@ -161,7 +161,10 @@ struct LeaderDispatchTests {
         .reply(to: F.a, Self.ack(1, at: 1)),
         .reply(to: F.a, .reject(client: "c", number: 3, rejection)),
       ])
-    #expect(effects.counted == [.commitFailure])
+    #expect(
+      effects.counted == [
+        .commitFailure, .actionRejected(.commitFailed), .actionRejected(.commitFailed),
+      ])
     #expect(fixture.core.sequence == 1)
     #expect(fixture.core.held.isEmpty)
   }

@@ -1,7 +1,7 @@
+import Testing
 
 @testable import TandemProtocol
 @testable import TandemSync
-import Testing
 
 extension DurableLeaderTests {
   @Test func aLeaderWhoseJournalIsFullMakesRoomAndCommitsAgain() async throws {
@@ -94,6 +94,9 @@ extension DurableLeaderTests {
     }
     #expect(refusedTitles >= 1)
     #expect(leader.store.state.counter == 1)
+    // Every commit-failed rejection is counted.
+    let statistics = try await leader.statistics()
+    #expect(statistics.counters["actionsRejected"] ?? 0 >= refusedTitles)
     await leader.stop()
   }
 }

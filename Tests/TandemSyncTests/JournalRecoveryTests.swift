@@ -1,10 +1,10 @@
-
 import Foundation
 import StatePatch
+import Testing
+
 @testable import TandemJournal
 @testable import TandemProtocol
 @testable import TandemSync
-import Testing
 
 @Suite("Journal: recovery")
 struct JournalRecoveryTests {
@@ -68,7 +68,7 @@ struct JournalRecoveryTests {
       let journal = try makeJournal(in: directory, .init(durability: .full))
       try journal.append(journalDeltas(1...7))
       let copy = directory + "/copy.journal"
-      for suffix in ["", "-wal"] {
+      for suffix in ["", "-wal", "-mark"] {
         try copyFile(journal.path + suffix, to: copy + suffix)
       }
       let recovered = try Journal(path: copy, configuration: .init(durability: .full)).recover()

@@ -212,4 +212,7 @@ package enum JournalSchema {
   /// The hash chain's value before the oldest `deltas` row kept (``DeltaChain``): 0 until a
   /// compaction removes rows, then the `chain` of the last row it removed.
   package static let chainBaseKey = "chain_base"
+  /// The meta key set (to 1) once a leader session has kept the ``HighWaterMark`` beside the
+  /// journal: without it, a missing mark is a journal written before marks, not a lost one.
+  package static let keepsMarkKey = "keeps_high_water_mark"
 }

@@ -19,6 +19,8 @@ extension JournalSession {
     }
     try checkNotASpecialFile(path: path)
     let lock = try JournalLock(journalPath: path)
+    let markFile = try HighWaterMarkFile(journalPath: path)
+    try checkSharedMemory(journalPath: path, writing: true)
     // Refuses a file that is not an SQLite database before SQLite opens it.
     _ = try checkHeader(path: path)
     let connection: SQLiteConnection
@@ -51,7 +53,10 @@ extension JournalSession {
       throw JournalError(path: path, error)
     }
     let boot = currentBootIdentity() ?? "unknown"
-    try session.decideEpoch(created: format.created, boot: boot)
+    session.markFile = markFile
+    session.boot = boot
+    try session.decideEpoch(
+      created: format.created, older: format.olderVersion != nil, boot: boot)
     session.pendingStart = PendingStart(
       durability: durability, boot: boot, upgradesFrom: format.olderVersion)
     if format.olderVersion != nil { _ = try session.startIfNeeded() }
@@ -62,6 +67,7 @@ extension JournalSession {
   package static func openForReading(path: String) throws(JournalError) -> JournalSession {
     try checkNotASpecialFile(path: path)
     guard try checkHeader(path: path) else { throw .notFound(path: path) }
+    try checkSharedMemory(journalPath: path, writing: false)
     do {
       let connection = try SQLiteConnection(path: path, access: .readOnly)
       try connection.execute("PRAGMA busy_timeout = 5000")
@@ -93,6 +99,24 @@ extension JournalSession {
     case S_IFDIR: throw .notAJournal(path: path, detail: "it is a directory")
     default: throw .notAJournal(path: path, detail: "it is a FIFO, device or socket, not a file")
     }
+  }
+
+  /// Refuses a shared-memory index (`<journal>-shm`) that SQLite could not write: it maps the
+  /// file, and one it cannot open for writing (immutable, append-only, or not the leader's to
+  /// write) it maps read-only, where SQLite answers a leader's first write with a misleading
+  /// "readonly database" and a write through the mapping is a SIGBUS on some file systems.
+  /// A reader (who may run as another user beside a leader) is refused only for an immutable
+  /// or append-only file (`EPERM`). A missing index is SQLite's to create.
+  private static func checkSharedMemory(journalPath: String, writing: Bool) throws(JournalError) {
+    let path = journalPath + "-shm"
+    let descriptor = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW)
+    guard descriptor < 0 else {
+      close(descriptor)
+      return
+    }
+    let error = errno
+    if error == ENOENT || (!writing && error != EPERM) { return }
+    throw .system(path: path, call: "open (SQLite maps this index and must write it)", errno: error)
   }
 
   /// Whether a non-empty file exists at `path`; throws when it is too short to be a database
@@ -216,16 +240,21 @@ extension JournalSession {
   }
 
   /// Sets the epoch: `created`'s for a journal just created, else the stored one, renewed when
-  /// the last session ran with `normal` durability, did not close the journal, and the machine
-  /// has restarted since (`boot` differs): its last commits may be lost. Writes nothing; the
-  /// epoch is stored when the session starts.
-  private func decideEpoch(created: Epoch?, boot: String) throws(JournalError) {
+  /// the history may have lost commits: the last session ran with `normal` durability, did not
+  /// close the journal, and the machine has restarted since (`boot` differs); or the
+  /// ``HighWaterMark`` beside the journal is damaged, missing (once the journal has kept one),
+  /// or records more history than the file holds (see
+  /// ``HighWaterMark/judge(epoch:sequence:tip:boot:)``). Writes nothing; the epoch is stored
+  /// when the session starts.
+  private func decideEpoch(
+    created: Epoch?, older: Bool, boot: String
+  ) throws(JournalError) {
     if let created {
       epoch = created
       epochContinuity = .minted(reason: "the journal is new")
       return
     }
-    try sqlite { () throws(SQLiteError) in
+    let (keepsMark, tip) = try sqlite { () throws(SQLiteError) -> (Bool, UInt64?) in
       guard let stored = try metaInteger(JournalSchema.epochKey) else {
         throw SQLiteError(code: 11, message: "the meta table holds no epoch", call: "open")
       }
@@ -237,12 +266,45 @@ extension JournalSession {
       if wasOpen && lastDurability == Durability.normal.rawValue
         && (lastBoot != boot || boot == "unknown")
       {
-        epoch = Epoch.random()
         epochContinuity = .minted(
           reason: "the machine restarted after a leader with normal durability stopped "
             + "without closing the journal: its last commits may be lost")
       }
+      let keepsMark = try metaInteger(JournalSchema.keepsMarkKey) == 1
+      // A journal of an older format may have no chain yet: the mark's epoch and sequences
+      // are checked, not its chain.
+      return (keepsMark, older ? nil : try chainTip())
     }
+    if epochContinuity == .continued, let markFile {
+      let reason: String? =
+        switch try markFile.read() {
+        case .empty:
+          // Written before marks were kept (nothing to compare), or a mark that was lost.
+          keepsMark
+            ? "the journal has no high-water mark (\(markFile.path) is missing or empty), so "
+              + "it cannot be shown complete" : nil
+        case .damaged:
+          "its high-water mark (\(markFile.path)) is damaged, so the journal cannot be shown "
+            + "complete"
+        case .mark(let mark):
+          mark.judge(
+            epoch: epoch, sequence: lastSequence, tip: tip ?? mark.chain, boot: boot
+          )?.reason
+        }
+      if let reason { epochContinuity = .minted(reason: reason) }
+    }
+    if epochContinuity != .continued { epoch = Epoch.random() }
+  }
+
+  /// Writes the high-water mark of the history as it stands (at session start, after a new
+  /// epoch, and `clean` at a clean close), synced whatever the durability; nothing for a
+  /// read-only session.
+  package func writeMark(clean: Bool = false) throws(JournalError) {
+    guard let markFile else { return }
+    let mark = HighWaterMark(
+      epoch: epoch, committed: lastSequence, intent: lastSequence, chain: lastChain,
+      clean: clean, boot: boot)
+    try markFile.write(mark, sync: true)
   }
 
   /// Marks the session closed cleanly and checkpoints the log into the database file; does
@@ -250,10 +312,12 @@ extension JournalSession {
   package func closeCleanly() {
     guard lock != nil, pendingStart == nil else { return }
     _ = try? connection.execute("PRAGMA synchronous = FULL")
-    _ = try? connection.transaction { () throws(SQLiteError) in
+    let closed: Void? = try? connection.transaction { () throws(SQLiteError) in
       try setMeta(JournalSchema.sessionOpenKey, 0)
     }
     _ = try? checkpoint(truncate: true)
+    // A synced commit syncs the whole log, every commit before it too: the mark may say so.
+    if closed != nil { _ = try? writeMark(clean: true) }
   }
 }
 

@@ -52,10 +52,12 @@ extension JournalSession {
         try setMeta(JournalSchema.sessionOpenKey, 1)
         try setMeta(JournalSchema.sessionDurabilityKey, pending.durability.durability.rawValue)
         try setMeta(JournalSchema.sessionBootKey, pending.boot)
+        try setMeta(JournalSchema.keepsMarkKey, 1)
       }
       return recovery
     }
     pendingStart = nil
+    try writeMark()
     return recovery
   }
 

@@ -29,6 +29,10 @@ package final class JournalSession {
   /// The hash chain's value at the newest row (``DeltaChain``), which the next append links
   /// to; read when the leader session starts.
   package var lastChain: UInt64 = 0
+  /// The side file holding the ``HighWaterMark``; nil for a read-only session.
+  package var markFile: HighWaterMarkFile?
+  /// The machine's boot id (or "unknown"), written into each mark.
+  package var boot = "unknown"
 
   package init(
     path: String, connection: SQLiteConnection, lock: JournalLock?, durability: Durability?,

@@ -20,6 +20,10 @@ extension SQLiteError {
     if message.isEmpty || message == "not an error" {
       message = String(cString: sqlite3_errstr(code))
     }
-    self.init(code: code, message: message, call: call)
+    self.init(
+      code: code, message: message, call: call,
+      // SQLite records the error number for these two codes only; it is stale for others.
+      systemErrno: code & 0xff == SQLITE_IOERR || code & 0xff == SQLITE_CANTOPEN
+        ? database.map { sqlite3_system_errno($0) } ?? 0 : 0)
   }
 }

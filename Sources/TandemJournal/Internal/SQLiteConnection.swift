@@ -54,13 +54,14 @@ package final class SQLiteConnection {
 
   /// Throws unless `code` is `SQLITE_OK`, `SQLITE_ROW` or `SQLITE_DONE` (see ``sqliteCheck``).
   @discardableResult
-  package func check(_ code: Int32, _ call: @autoclosure () -> String) throws(SQLiteError) -> Int32 {
+  package func check(_ code: Int32, _ call: @autoclosure () -> String) throws(SQLiteError) -> Int32
+  {
     try sqliteCheck(code, database: handle, call())
   }
 
   /// Runs `body` with the raw handle, for the wrapper's own calls; the handle must not escape.
-  package func withHandle<R>(_ body: (OpaquePointer) -> R) -> R {
-    body(handle)
+  package func withHandle<R, E: Error>(_ body: (OpaquePointer) throws(E) -> R) throws(E) -> R {
+    try body(handle)
   }
 
   /// Runs one or more statements without results (`sqlite3_exec`).
@@ -85,7 +86,9 @@ package final class SQLiteConnection {
 
   /// The first column of the first row of `sql` as an integer, or nil when there is no row
   /// or the value is NULL; `sql` is cached, so values go in as parameters, not in its text.
-  package func integer(_ sql: String, binding parameter: UInt64? = nil) throws(SQLiteError) -> Int64? {
+  package func integer(
+    _ sql: String, binding parameter: UInt64? = nil
+  ) throws(SQLiteError) -> Int64? {
     let statement = try statement(sql)
     return try statement.run { (row: SQLiteStatement) throws(SQLiteError) -> Int64? in
       if let parameter { try row.bind(parameter, at: 1) }

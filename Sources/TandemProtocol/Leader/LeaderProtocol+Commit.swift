@@ -36,7 +36,8 @@ extension LeaderProtocol {
   /// The batch of `actions` failed to commit (`error`), and the shell undid it: the store and
   /// the ledger are back at the committed sequence, with `ledger` the ledger there. The `ACK`s
   /// held for the batch's actions become `commit-failed` rejections (the ledger records them so:
-  /// their numbers stay used up), and are sent, quiet or not; an `ACK` of a duplicate of an
+  /// their numbers stay used up, and each followers' action counts as rejected), and are sent,
+  /// quiet or not; an `ACK` of a duplicate of an
   /// action applied before the batch stays one, with the client's sequence in `ledger` (it was
   /// answered with one the batch made).
   package mutating func commitFailed(
@@ -44,15 +45,18 @@ extension LeaderProtocol {
     into effects: inout [LeaderEffect]
   ) {
     effects.append(.count(.commitFailure))
+    // Rate-limited: a journal that refuses every commit would otherwise write a line per
+    // batch; the lines written say how many were left out.
     effects.append(
       .log(
         .error,
         "the journal refused a batch of \(actions.count) actions (\(error)); "
-          + "undoing it: the state goes back to sequence \(sequence)", rateLimited: false))
+          + "undoing it: the state goes back to sequence \(sequence)", rateLimited: true))
     let rejection = Self.commitFailure(error)
     var undone: [String: Set<UInt64>] = [:]
     for action in actions where !action.origin.isLeader {
       undone[action.origin.client, default: []].insert(action.origin.number)
+      effects.append(.count(.actionRejected(.commitFailed)))
     }
     for index in held.indices {
       guard case .ack(let client, let number, let epoch, let acked) = held[index].reply,

@@ -35,7 +35,8 @@ public struct LeaderStatistics: Sendable, Equatable, Codable {
   public var backlogOldest: UInt64
   /// Named event counts: `deltasPublished`, `bytesPublished`, `snapshotsServed`,
   /// `snapshotsEncoded`, `catchUpsServed`, `staleCatchUps`, `actionsApplied`,
-  /// `actionsRejected`, `duplicates`, `outOfOrder`, `malformedRequests`, `repliesDropped`,
+  /// `actionsRejected` (every rejection sent, `commit-failed` ones included), `duplicates`,
+  /// `outOfOrder`, `malformedRequests`, `repliesDropped`, `commits`, `commitFailures`,
   /// `unauthorized` (requests and dispatches a key's role did not allow).
   public var counters: [String: Int]
   /// The followers heard from recently (said `HELLO`, heard from within a minute).
@@ -45,6 +46,10 @@ public struct LeaderStatistics: Sendable, Equatable, Codable {
   public var clients: [Client]?
   /// How many clients the ledger holds; `nil` from a leader that does not send it.
   public var clientCount: Int?
+  /// Why the leader is degraded, when it is: its journal refuses commits (every action is
+  /// rejected `commit-failed`), with the last error and how many batches were refused since
+  /// the last commit that went through. `nil` for a healthy leader.
+  public var degraded: String?
   /// The leader's security: `nil` from a leader that does not send it.
   public var security: Security?
 

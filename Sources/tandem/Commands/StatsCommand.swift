@@ -12,6 +12,9 @@ let statsCommand = Command(
       options.json
         ? StatisticsReport.json(statistics)
         : StatisticsReport.text(statistics, leader: options.connection.leader))
+    if let degraded = statistics.degraded {
+      throw CommandFailure(.temporaryFailure, "the leader is degraded: \(degraded)")
+    }
     if let maximum = options.maximumLag {
       let laggards = StatisticsReport.laggards(statistics, maximum: maximum)
       if let worst = laggards.first {

@@ -2,11 +2,13 @@ import CommandLineKit
 import TandemJournal
 import TandemSync
 
-/// `tandem journal <command>`: look into, check and compact a leader's journal file.
+/// `tandem journal <command>`: look into, check, compact and back up a leader's journal file.
 let journalCommands = CommandGroup(
   name: "tandem journal",
-  summary: "Inspect, verify and compact a leader's journal (an SQLite file).",
-  commands: [journalInspectCommand, journalVerifyCommand, journalCompactCommand],
+  summary: "Inspect, verify, compact and back up a leader's journal (an SQLite file).",
+  commands: [
+    journalInspectCommand, journalVerifyCommand, journalCompactCommand, journalBackupCommand,
+  ],
   exitStatuses: """
     Exit status:
       0   success (verify: every check passed)
@@ -19,7 +21,7 @@ let journalCommands = CommandGroup(
 
 let journalCommand = Command(
   name: "journal",
-  summary: "Inspect, verify or compact a leader's journal",
+  summary: "Inspect, verify, compact or back up a leader's journal",
   subcommands: journalCommands
 )
 

@@ -53,6 +53,8 @@ final class LeaderEngine<State: Codable & Sendable> {
   let histograms = LeaderHistograms()
   /// When the oldest action not yet published arrived (for the dispatch-to-publish latency).
   var oldestUnpublished: ContinuousClock.Instant?
+  /// The journal's refusals since the last commit that went through; nil while commits do.
+  var journalRefusal: JournalRefusal?
   /// The drops the log has not yet reported.
   private var droppedMessages = DroppedMessages()
   /// How often, at most, the log reports dropped messages.
@@ -136,7 +138,14 @@ final class LeaderEngine<State: Codable & Sendable> {
         histograms.journalCommit.observe(.now - started)
         snapshotDue = commit.snapshotDue
         counters.commits += 1
+        if let refusal = journalRefusal {
+          journalRefusal = nil
+          log.info("the journal accepts commits again, after \(refusal.summary)")
+        }
       } catch {
+        journalRefusal = JournalRefusal(
+          error: error, batches: (journalRefusal?.batches ?? 0) + 1,
+          since: journalRefusal?.since ?? .now)
         rollBack(batch, because: error)
         makeRoomIfFull(after: error)
         return

@@ -83,9 +83,16 @@ struct LeaderStart<State: Codable & Sendable>: Sendable {
         schema: schemaBytes)
       log.info("recorded this build's state schema in \(path) with a snapshot at \(sequence)")
     }
-    log.info(
+    let recovered =
       "recovered \(path): snapshot at \(snapshot.sequence) + \(recovery.deltas.count) deltas, "
-        + "epoch \(recovery.epoch) (\(recovery.epochContinuity))")
+      + "epoch \(recovery.epoch) (\(recovery.epochContinuity))"
+    // History that may be lost is worth a warning: followers resync, and the operator should
+    // know why.
+    if case .minted = recovery.epochContinuity {
+      log.warning(recovered + "; followers resync from this history")
+    } else {
+      log.info(recovered)
+    }
     self.init(
       epoch: recovery.epoch, sequence: sequence, state: state, ledger: ledger,
       recovered: true, recentDeltas: recentDeltas, journal: journal)
