@@ -25,4 +25,7 @@ public enum ExitStatus: Int32, Sendable {
   case temporaryFailure = 75
   /// The other side spoke but not as expected: a protocol or schema mismatch (EX_PROTOCOL).
   case protocolError = 76
+  /// The other side refused this side's credentials: a CURVE key it does not accept, or a
+  /// request the key's role does not allow (EX_NOPERM).
+  case noPermission = 77
 }

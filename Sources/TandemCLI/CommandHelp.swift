@@ -71,7 +71,7 @@ public struct CommandHelp: Sendable {
       Forwards the action registered under TAG with the JSON PAYLOAD, exactly once, and prints
       the sequence the leader acknowledged (a number alone on standard output). A rejection
       (unknown tag, undecodable payload, refused by the application) prints the reason and exits
-      with status 65. Without a reply in time (status 69) the leader may still have applied the
+      with status 65; one of the key's role or tag allow-list (unauthorized) with 77. Without a reply in time (status 69) the leader may still have applied the
       action: each run is a new client, so check the state before sending it again.
 
       Options:

@@ -68,7 +68,9 @@ public struct ControlClient: Sendable {
     case .ack(_, _, let epoch, let sequence):
       return (epoch, sequence)
     case .reject(_, _, let rejection):
-      throw CommandFailure(.dataError, "the leader rejected \(tag): \(rejection)")
+      throw CommandFailure(
+        rejection.code == .unauthorized ? .noPermission : .dataError,
+        "the leader rejected \(tag): \(rejection)")
     default:
       throw unexpected(reply, wanted: "ACK or REJECT")
     }
@@ -77,12 +79,22 @@ public struct ControlClient: Sendable {
   /// The leader's statistics (`STATS`).
   public func statistics() throws(CommandFailure) -> LeaderStatistics {
     do {
-      return try LeaderControl(leader: connection.leader, timeout: connection.timeout).statistics()
+      return try control.statistics()
     } catch let error as LeaderControlError {
       throw Self.failure(error)
     } catch {
       throw CommandFailure(.unavailable, "\(error)")
     }
+  }
+
+  /// Has the leader read its key store again (`RELOAD-KEYS`, an admin key's request); returns
+  /// how many keys it holds and the names of those it dropped.
+  public func reloadKeys() throws(CommandFailure) -> (count: UInt64, removed: [String]) {
+    let reply = try request(ControlRequest.reloadKeys.frames)
+    guard case .keys(let count, let removed) = reply else {
+      throw unexpected(reply, wanted: "KEYS")
+    }
+    return (count, removed)
   }
 
   /// Sends `frames` as they are and returns the reply's frames, without interpreting either.
@@ -100,36 +112,31 @@ public struct ControlClient: Sendable {
       throw CommandFailure(.protocolError, "the leader's reply is malformed: \(error)")
     }
     if case .error(let code, let message) = reply {
-      throw CommandFailure(.protocolError, "the leader refused the request (\(code)): \(message)")
+      throw CommandFailure(
+        code == .unauthorized ? .noPermission : .protocolError,
+        "the leader refused the request (\(code)): \(message)")
     }
     return reply
   }
 
   private func exchange(_ frames: [[UInt8]]) throws(CommandFailure) -> [[UInt8]] {
-    guard let endpoint = Endpoint(parsing: connection.leader) else {
+    guard Endpoint(parsing: connection.leader) != nil else {
       throw CommandFailure(.usage, "'\(connection.leader)' is not an endpoint")
     }
     do {
-      let context = Context()
-      let socket = try Socket(context, .dealer)
-      defer { socket.close() }
-      try socket.set(.linger, .zero)
-      try socket.connect(endpoint)
-      try socket.send(parts: frames)
-      guard let parts = try socket.receiveParts(wait: .timeout(connection.timeout)) else {
-        throw CommandFailure(
-          .unavailable,
-          LeaderControlError.noReply(
-            leader: connection.leader, timeout: connection.timeout
-          ).description)
-      }
-      return parts
-    } catch let failure as CommandFailure {
-      throw failure
+      return try control.exchange(frames)
+    } catch let error as LeaderControlError {
+      throw Self.failure(error)
     } catch {
       throw CommandFailure(
         .unavailable, "cannot reach the leader at \(connection.leader): \(error)")
     }
+  }
+
+  /// The one-shot requests' client of the leader.
+  private var control: LeaderControl {
+    LeaderControl(
+      leader: connection.leader, timeout: connection.timeout, security: connection.security)
   }
 
   private func unexpected(_ reply: ControlReply, wanted: String) -> CommandFailure {
@@ -142,7 +149,9 @@ public struct ControlClient: Sendable {
     switch error {
     case .invalidEndpoint: CommandFailure(.usage, error.description)
     case .noReply: CommandFailure(.unavailable, error.description)
+    case .refused(.unauthorized, _): CommandFailure(.noPermission, error.description)
     case .refused, .unexpectedReply: CommandFailure(.protocolError, error.description)
+    case .authenticationFailed: CommandFailure(.noPermission, error.description)
     }
   }
 }

@@ -16,5 +16,7 @@ public enum ExitCodes {
           the last error
       76  the leader answered but refused the request or spoke an unexpected protocol
           (watch: the leader refused the follower when it rejoined)
+      77  the leader refused the CURVE keys (--key, --leader-key), or the key's role does
+          not allow the request (dispatch needs write, stats admin)
     """
 }

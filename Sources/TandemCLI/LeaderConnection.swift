@@ -1,4 +1,5 @@
 import CommandLineKit
+import TandemSync
 import ZeroMQ
 
 #if canImport(Glibc)
@@ -8,30 +9,38 @@ import ZeroMQ
 #endif
 
 /// The options every `tandem` command that talks to a leader shares: `--leader ENDPOINT` (or the
-/// `TANDEM_LEADER` environment variable) and `--timeout SECONDS`.
+/// `TANDEM_LEADER` environment variable), `--timeout SECONDS`, and for a leader with CURVE keys
+/// `--key FILE --leader-key KEY` (or `TANDEM_KEY`, `TANDEM_LEADER_KEY`).
 public struct LeaderConnection: Sendable, Equatable {
   /// The leader's control endpoint, e.g. `tcp://127.0.0.1:5600`.
   public var leader: String
   /// How long to wait for the leader to answer.
   public var timeout: Duration
+  /// The key pair and the pinned leader key, for a leader with CURVE keys.
+  public var security: FollowerSecurity?
 
   /// The help lines for these options.
   public static let help = """
       --leader ENDPOINT   the leader's control endpoint, e.g. tcp://127.0.0.1:5600
                           (default: the TANDEM_LEADER environment variable)
       --timeout SECONDS   how long to wait for the leader (default 5)
-    """
+    """ + "\n" + KeyOptions.help
 
   /// A connection to `leader`, waiting at most `timeout` for each reply.
-  public init(leader: String, timeout: Duration = .seconds(5)) {
+  public init(
+    leader: String, timeout: Duration = .seconds(5), security: FollowerSecurity? = nil
+  ) {
     self.leader = leader
     self.timeout = timeout
+    self.security = security
   }
 
-  /// Reads `--leader` and `--timeout` from `arguments`; `environment` stands in for
-  /// `TANDEM_LEADER` (the process environment when `nil`).
+  /// Reads `--leader`, `--timeout`, `--key` and `--leader-key` from `arguments`; `environment`
+  /// stands in for `TANDEM_LEADER`, `keyEnvironment` for `TANDEM_KEY` and `TANDEM_LEADER_KEY`
+  /// (the process environment when `nil`).
   public init(
-    _ arguments: inout CommandLineArguments, environment: String?? = nil
+    _ arguments: inout CommandLineArguments, environment: String?? = nil,
+    keyEnvironment: [String: String]? = nil
   ) throws(UsageError) {
     let given = arguments.option("leader")
     if given?.isEmpty == true {
@@ -48,7 +57,9 @@ public struct LeaderConnection: Sendable, Equatable {
     }
     try Self.validate(leader, named: given == nil ? "TANDEM_LEADER '\(leader)'" : "'\(leader)'")
     let seconds = try arguments.integer("timeout", default: 5, in: 1...3600)
-    self.init(leader: leader, timeout: .seconds(seconds))
+    self.init(
+      leader: leader, timeout: .seconds(seconds),
+      security: try KeyOptions.follower(&arguments, environment: keyEnvironment))
   }
 
   /// Checks that `leader` is an endpoint another process can connect to: `ipc://PATH`, or

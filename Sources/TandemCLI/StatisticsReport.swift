@@ -41,6 +41,15 @@ public enum StatisticsReport {
         : "backlog   \(statistics.backlogCount) deltas, from sequence \(statistics.backlogOldest)",
     ]
     if let degraded = statistics.degraded { lines.append("degraded  \(degraded)") }
+    if let security = statistics.security {
+      lines.append(
+        security.mode == "plain"
+          ? "security  plain (no CURVE keys: unencrypted, unauthenticated)"
+          : "security  curve, \(security.keys) keys")
+      for (reason, count) in security.handshakeFailures.sorted(by: { $0.key < $1.key }) {
+        lines.append("  handshake failures \(reason)  \(count)")
+      }
+    }
     lines.append("counters")
     let names = statistics.counters.keys.sorted()
     let nameWidth = names.map(\.count).max() ?? 0

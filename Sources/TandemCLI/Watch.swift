@@ -112,11 +112,16 @@ public struct Watch: Sendable {
   /// How the watch ends when its follower stopped because of `reason`: `nil` for
   /// `FollowerError.stopped` (the follower was stopped) or no reason; otherwise a failure that
   /// says so, with status 76 when the leader refused the follower (its protocol version or
-  /// schema at a rejoin, or another process took its client id) and 69 for any other reason.
+  /// schema at a rejoin, or another process took its client id), 77 when it refused its keys
+  /// (or the key's role), and 69 for any other reason.
   public func failure(stoppedBy reason: FollowerError?) -> CommandFailure? {
     guard let reason, reason != .stopped else { return nil }
     let status: ExitStatus
-    if case .refused = reason { status = .protocolError } else { status = .unavailable }
+    switch reason {
+    case .authenticationFailed, .refused(code: .unauthorized, _): status = .noPermission
+    case .refused: status = .protocolError
+    default: status = .unavailable
+    }
     return CommandFailure(status, "stopped following the leader at \(leader): \(reason)")
   }
 

@@ -91,6 +91,7 @@ extension Journal {
                   try row.bind(patch, at: 5)
                   try row.bind(action.origin.generation, at: 6)
                   try row.bind(link, at: 7)
+                  try row.bind(action.origin.key, at: 8)
                   _ = try row.step()
                 }
               }

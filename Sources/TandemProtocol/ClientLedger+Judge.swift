@@ -7,6 +7,9 @@ extension ClientLedger {
     case verdict(Verdict)
     /// Another process took the client id over, under generation `current`.
     case superseded(current: UInt64)
+    /// The client id is bound to another key, `owner` (``Entry/key``): no verdict, and no
+    /// number of the owner's used up.
+    case unauthorized(owner: String)
   }
 
   /// Judges a forwarded action: admits its sender (``admit(client:generation:now:)``; generation
@@ -16,9 +19,13 @@ extension ClientLedger {
   ///
   /// It runs for every action, so the client's entry is looked up once when the sender is the
   /// recorded owner (admitting it changes nothing then); only a sender of another generation
-  /// goes through ``admit(client:generation:now:)``, which changes nothing.
-  package mutating func judge(_ forwarded: ForwardedAction, now: UInt64) -> Judgement {
+  /// goes through ``admit(client:generation:now:)``, which changes nothing. An id bound to
+  /// another key than `key` (the sender's, empty without authentication) is refused first.
+  package mutating func judge(
+    _ forwarded: ForwardedAction, now: UInt64, key: String = ""
+  ) -> Judgement {
     let client = forwarded.client
+    if let owner = owner(of: client, otherThan: key) { return .unauthorized(owner: owner) }
     let entry = entries[client]
     if forwarded.generation != 0, forwarded.generation != entry?.generation ?? 0 {
       switch admit(client: client, generation: forwarded.generation, now: now) {

@@ -40,29 +40,37 @@ public struct ClientLedger: Sendable, Equatable, Codable {
     /// The generation of the process that owns the client id: the one the latest `HELLO` that
     /// took the id over was handed (0 when no process said `HELLO` for it).
     public var generation: UInt64 = 0
+    /// The name of the key the client id is bound to: the first authenticated key that used
+    /// it (said `HELLO` or dispatched for it). Another key cannot use the id. Empty while no
+    /// key used it (a leader without CURVE keys binds none).
+    public var key: String = ""
 
     /// An entry with no rejections kept.
     public init(
-      lastNumber: UInt64, lastSequence: UInt64, lastActive: UInt64, generation: UInt64 = 0
+      lastNumber: UInt64, lastSequence: UInt64, lastActive: UInt64, generation: UInt64 = 0,
+      key: String = ""
     ) {
       self.lastNumber = lastNumber
       self.lastSequence = lastSequence
       self.lastActive = lastActive
       self.generation = generation
+      self.key = key
     }
 
     private enum CodingKeys: String, CodingKey {
-      case lastNumber, lastSequence, lastActive, rejections, rejectedRuns, generation
+      case lastNumber, lastSequence, lastActive, rejections, rejectedRuns, generation, key
     }
 
-    /// Decodes an entry (one encoded without a generation has 0: no owner known).
+    /// Decodes an entry (one encoded without a generation has 0: no owner known; one without a
+    /// key is bound to none).
     public init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
       self.init(
         lastNumber: try container.decode(UInt64.self, forKey: .lastNumber),
         lastSequence: try container.decode(UInt64.self, forKey: .lastSequence),
         lastActive: try container.decode(UInt64.self, forKey: .lastActive),
-        generation: try container.decodeIfPresent(UInt64.self, forKey: .generation) ?? 0)
+        generation: try container.decodeIfPresent(UInt64.self, forKey: .generation) ?? 0,
+        key: try container.decodeIfPresent(String.self, forKey: .key) ?? "")
       rejections = try container.decode([UInt64: Rejection].self, forKey: .rejections)
       rejectedRuns =
         try container.decodeIfPresent([RejectedRun].self, forKey: .rejectedRuns) ?? []
@@ -94,6 +102,8 @@ public struct ClientLedger: Sendable, Equatable, Codable {
     /// Another process took the client id over since this one was handed its generation:
     /// refuse it (`superseded`); `current` is the owner's generation.
     case superseded(current: UInt64)
+    /// The client id is bound to another key, `owner`: refuse it (`unauthorized`).
+    case unauthorized(owner: String)
   }
 
   /// What to do with a forwarded action.
@@ -195,15 +205,21 @@ public struct ClientLedger: Sendable, Equatable, Codable {
   ///   other's actions.
   ///
   /// `now` is the leader's sequence, the activity of an entry the `HELLO` creates.
+  ///
+  /// `key` is the name of the key the process authenticated with (empty without CURVE keys):
+  /// an id bound to another key is refused, one bound to none is bound to it
+  /// (``Entry/key``).
   public mutating func hello(
-    client: String, generation: UInt64, now: UInt64, fresh: UInt64
+    client: String, generation: UInt64, now: UInt64, fresh: UInt64, key: String = ""
   ) -> Greeting {
+    if let owner = owner(of: client, otherThan: key) { return .unauthorized(owner: owner) }
+    bind(client, to: key)
     let current = entries[client]?.generation ?? 0
     if generation != 0 && generation < current { return .superseded(current: current) }
     if generation != 0 && generation == current { return .welcome(generation: generation) }
     let (stepped, overflow) = max(current, generation).addingReportingOverflow(max(fresh, 1))
     let owner = overflow ? UInt64.max : stepped
-    own(client, generation: owner, now: now)
+    own(client, generation: owner, now: now, key: key)
     return .welcome(generation: owner)
   }
 
@@ -230,29 +246,57 @@ public struct ClientLedger: Sendable, Equatable, Codable {
     if generation > current { return .unknown }
     return .owner
   }
+
+  /// The key `client` is bound to when it is another than `key`; `nil` when it is `key`'s, is
+  /// bound to none, or `key` is empty (no authentication: nothing to check against).
+  public func owner(of client: String, otherThan key: String) -> String? {
+    guard !key.isEmpty, let owner = entries[client]?.key, !owner.isEmpty, owner != key else {
+      return nil
+    }
+    return owner
+  }
+
+  /// Binds `client`'s entry, when it has one bound to no key, to `key` (a new entry is bound
+  /// as ``recordApplied(client:number:sequence:key:)`` and the others make it).
+  private mutating func bind(_ client: String, to key: String) {
+    guard !key.isEmpty, let entry = entries[client], entry.key.isEmpty else { return }
+    entries[client]!.key = key
+  }
+
   /// Makes `generation` the owner's of `client` (a new entry is active at `now`).
-  private mutating func own(_ client: String, generation: UInt64, now: UInt64) {
+  private mutating func own(_ client: String, generation: UInt64, now: UInt64, key: String = "") {
     if entries[client] != nil {
       entries[client]!.generation = generation
     } else {
       update(client) { entry in
         entry.generation = generation
         entry.lastActive = now
+        entry.key = key
       }
     }
   }
 
-  /// Records that `number` of `client` took effect at `sequence`.
-  public mutating func recordApplied(client: String, number: UInt64, sequence: UInt64) {
-    update(client) { $0.applied(number, at: sequence) }
+  /// Records that `number` of `client` took effect at `sequence`, sent with `key` (which a
+  /// client id bound to no key is bound to).
+  public mutating func recordApplied(
+    client: String, number: UInt64, sequence: UInt64, key: String = ""
+  ) {
+    update(client) { entry in
+      entry.applied(number, at: sequence)
+      if entry.key.isEmpty { entry.key = key }
+    }
   }
 
   /// Records that `number` of `client` was rejected, with `rejection`, at leader sequence `now`;
-  /// it is used up.
+  /// it is used up. `key` binds a client id bound to no key, as in
+  /// ``recordApplied(client:number:sequence:key:)``.
   public mutating func recordRejected(
-    client: String, number: UInt64, now: UInt64, rejection: Rejection
+    client: String, number: UInt64, now: UInt64, rejection: Rejection, key: String = ""
   ) {
-    update(client) { $0.rejected(number, now: now, rejection: rejection) }
+    update(client) { entry in
+      entry.rejected(number, now: now, rejection: rejection)
+      if entry.key.isEmpty { entry.key = key }
+    }
   }
 
   /// Puts `client`'s entry back after a batch that did not commit: to `before` (its entry before
@@ -270,6 +314,7 @@ public struct ClientLedger: Sendable, Equatable, Codable {
       entry.rejected(runsOf: undone, now: now, rejection: rejection)
       entry.lastNumber = after.lastNumber
       entry.generation = after.generation
+      entry.key = after.key
       entry.lastActive = now
     }
   }

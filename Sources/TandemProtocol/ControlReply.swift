@@ -24,6 +24,9 @@ public enum ControlReply: Sendable, Equatable {
   case pong(Epoch, sequence: UInt64)
   case stats(document: Frame)
   case error(code: ErrorCode, message: String)
+  /// The answer to `RELOAD-KEYS`: how many keys the reloaded key store holds, and the names of
+  /// those it dropped (whose connections the leader cut).
+  case keys(count: UInt64, removed: [String])
 
   /// The message as ZeroMQ frames.
   public var frames: [Frame] {
@@ -98,6 +101,10 @@ public enum ControlReply: Sendable, Equatable {
       frames.append(Frame(utf8: "ERROR"))
       frames.append(Frame(utf8: code.rawValue))
       frames.append(Frame(utf8: message))
+    case .keys(let count, let removed):
+      frames.append(Frame(utf8: "KEYS"))
+      frames.append(Frame(bigEndian: count))
+      frames.append(Frame(utf8: removed.joined(separator: " ")))
     }
   }
 
@@ -118,6 +125,10 @@ public enum ControlReply: Sendable, Equatable {
     case "DELTAS":
       let epoch = Epoch(rawValue: try reader.integer("epoch"))
       self = .deltas(epoch, try [Delta](reading: &reader))
+    case "KEYS":
+      let count = try reader.integer("key count")
+      let removed = try reader.text("removed keys", limit: 1 << 20)
+      self = .keys(count: count, removed: removed.split(separator: " ").map(String.init))
     case "STALE":
       self = .stale(
         Epoch(rawValue: try reader.integer("epoch")), sequence: try reader.ordinal("sequence"))

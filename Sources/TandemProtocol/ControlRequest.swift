@@ -9,6 +9,7 @@
 /// | `DISPATCH-QUIET` | as `DISPATCH` | nothing once applied (the delta answers), else as `DISPATCH` |
 /// | `PING` | client id, replica sequence | `PONG` |
 /// | `STATS` | (none) | `STATS` |
+/// | `RELOAD-KEYS` | (none) | `KEYS` (an admin key's request) |
 public enum ControlRequest: Sendable, Equatable {
   /// `generation` is the one the process's last `WELCOME` handed it, 0 before its first;
   /// `schema` the canonical JSON of the follower's ``ApplicationSchema`` (an empty frame, or
@@ -24,6 +25,8 @@ public enum ControlRequest: Sendable, Equatable {
   case dispatchQuietly(ForwardedAction)
   case ping(client: String, sequence: UInt64)
   case stats
+  /// Reads the leader's key store again, as `SIGHUP` does.
+  case reloadKeys
 
   /// The protocol version this code speaks, sent in `HELLO`.
   public static let version = "TSP/5"
@@ -48,6 +51,8 @@ public enum ControlRequest: Sendable, Equatable {
       [Frame(utf8: "PING"), Frame(utf8: client), Frame(bigEndian: sequence)]
     case .stats:
       [Frame(utf8: "STATS")]
+    case .reloadKeys:
+      [Frame(utf8: "RELOAD-KEYS")]
     }
   }
 
@@ -90,6 +95,8 @@ public enum ControlRequest: Sendable, Equatable {
       self = .ping(client: try reader.clientID(), sequence: try reader.ordinal("sequence"))
     case "STATS":
       self = .stats
+    case "RELOAD-KEYS":
+      self = .reloadKeys
     default:
       throw ProtocolViolation("unknown control command '\(reader.command)'", code: .unknownCommand)
     }

@@ -130,11 +130,16 @@ public struct Origin: Sendable, Hashable, CustomStringConvertible {
   /// answers a follower's action only when it names the follower's own generation, so that
   /// the actions of a process that took its client id over never answer its own.
   public var generation: UInt64
+  /// The name of the key the sender authenticated with (empty for the leader's own dispatches
+  /// and without CURVE keys). The leader journals it with the action, an audit trail; the
+  /// updates do not carry it, so a follower's deltas have it empty.
+  public var key: String
 
-  public init(client: String, number: UInt64, generation: UInt64 = 0) {
+  public init(client: String, number: UInt64, generation: UInt64 = 0, key: String = "") {
     self.client = client
     self.number = number
     self.generation = generation
+    self.key = key
   }
 
   /// The leader's own dispatches.

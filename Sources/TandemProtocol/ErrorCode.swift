@@ -2,7 +2,7 @@
 ///
 /// A value type over the code's wire text, so that a follower can tell the codes this version
 /// knows apart (``version``, ``fingerprint``, ``schema``, ``malformed``, ``unknownCommand``,
-/// ``superseded``) and still carry one a newer leader sends.
+/// ``superseded``, ``unauthorized``) and still carry one a newer leader sends.
 ///
 /// ```swift
 /// if case .error(.superseded, let message) = reply { print("taken over: \(message)") }
@@ -29,11 +29,16 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
   public static let unknownCommand = ErrorCode(rawValue: "unknown-command")
   /// Another process took the client id over (answers `HELLO` and dispatches).
   public static let superseded = ErrorCode(rawValue: "superseded")
+  /// The connection's key may not make the request: it is not in the leader's key store any
+  /// more, its role does not allow it (`STATS` needs `admin`), or the client id belongs to
+  /// another key.
+  public static let unauthorized = ErrorCode(rawValue: "unauthorized")
 
   /// Whether a follower refused with this code must stop rather than try again: the leader
   /// will refuse it again whatever it resends.
   public var isFinal: Bool {
     self == .version || self == .fingerprint || self == .schema || self == .superseded
+      || self == .unauthorized
   }
 
   public var description: String { rawValue }

@@ -15,6 +15,9 @@ public struct Rejection: Error, Sendable, Equatable, Codable, CustomStringConver
     case outOfOrder = "out-of-order"
     /// The action could not be made durable; nothing of it was applied or published.
     case commitFailed = "commit-failed"
+    /// The sender's key may not dispatch the action: its role is `read`, or the tag is not in
+    /// its allow-list, or the key left the leader's key store.
+    case unauthorized = "unauthorized"
   }
 
   public var code: Code

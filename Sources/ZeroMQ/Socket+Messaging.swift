@@ -146,6 +146,12 @@ extension Socket {
 
   /// The bytes of each frame of the next multipart message, or `nil` when none arrived in time.
   public func receiveParts(wait: Wait) throws(ZMQError) -> [[UInt8]]? {
+    try receivePartsAndLast(wait: wait)?.parts
+  }
+
+  /// The bytes of each frame of the next multipart message and its last frame (whose metadata
+  /// a caller may read), or `nil` when none arrived in time.
+  func receivePartsAndLast(wait: Wait) throws(ZMQError) -> (parts: [[UInt8]], last: Message)? {
     let message = Message()
     guard try receive(into: message, wait: wait) else { return nil }
     // Most multipart messages have a handful of frames: one allocation instead of regrowing.
@@ -156,7 +162,7 @@ extension Socket {
       _ = try receive(into: message)
       parts.append(message.bytes)
     }
-    return parts
+    return (parts, message)
   }
 
   /// The bytes of each frame of the next multipart message, waiting for it.

@@ -23,6 +23,7 @@ let followerCommand = Command(
 
     Options:
       --leader ENDPOINT     the leader's control endpoint (default: TANDEM_LEADER)
+    \(SecurityOptions.followerHelp)
       --client-id ID        this follower's client id (default: a new random id per process)
       --increment N         send N counter.increment actions (at most 1000000000)
       --notes N             then send N counter.note actions (at most 1000000000)
@@ -44,7 +45,8 @@ let followerCommand = Command(
     written there (a directory, a FIFO or a device, a directory that does not exist or cannot
     be written); 76 when the leader refused this follower (another schema, or another process
     took its client id over while this one was away: its unanswered actions may or may not
-    have been applied).
+    have been applied); 77 when the leader refused this follower's CURVE keys, or the key's
+    role (write) or client id.
     """,
   run: { words in
     var arguments = try CommandLineArguments(words, flags: ["stay", "json"])
@@ -56,6 +58,12 @@ let followerCommand = Command(
           + "tcp://127.0.0.1:5600")
     }
     var configuration = FollowerConfiguration(leader: leader)
+    do throws(SecurityOptions.Problem) {
+      configuration.security = try SecurityOptions.follower(
+        key: arguments.option("key"), leaderKey: arguments.option("leader-key"))
+    } catch {
+      throw UsageError(error.description)
+    }
     if let client = arguments.option("client-id") { configuration.clientID = client }
     configuration.updatesHighWaterMark = Int32(
       try arguments.integer("hwm", default: 100_000, in: 1...10_000_000))
@@ -152,6 +160,8 @@ private func join(_ configuration: FollowerConfiguration) throws -> Follower<Cou
   } catch let error as FollowerError {
     switch error {
     case .invalidEndpoint, .invalidClientID: throw UsageError(error.description)
+    case .authenticationFailed, .refused(code: .unauthorized, _):
+      throw CommandFailure(.noPermission, error.description)
     case .refused: throw CommandFailure(.protocolError, error.description)
     default: throw CommandFailure(.unavailable, "\(error): is the leader running there?")
     }

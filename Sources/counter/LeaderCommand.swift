@@ -20,6 +20,7 @@ let leaderCommand = Command(
     TANDEM_LOG_FORMAT=json for JSON lines).
 
     Options:
+    \(SecurityOptions.leaderHelp)
       --control ENDPOINT    where the control socket binds (default tcp://127.0.0.1:*, a free
                             port; use tcp://*:5600 to serve other hosts)
       --updates ENDPOINT    where the updates socket binds (default tcp://127.0.0.1:*)
@@ -36,6 +37,8 @@ let leaderCommand = Command(
                             free one; the log says which)
       --durability MODE     full (synced at every commit; survives power loss, the default)
                             or normal (survives a crash of the process, not of the machine)
+
+    SIGHUP reloads the key store (the connections of keys it no longer holds are cut).
 
     Exit status: 0 after a clean stop on SIGINT or SIGTERM, 64 on a usage error (an endpoint
     that is not one included), 69 when an endpoint cannot be bound or the journal not opened,
@@ -65,7 +68,14 @@ let leaderCommand = Command(
     }
     let metricsAt = try arguments.option(
       "metrics", expected: MetricsAddress.expected, MetricsAddress.init)
+    do throws(SecurityOptions.Problem) {
+      configuration.security = try SecurityOptions.leader(
+        key: arguments.option("key"), keyStore: arguments.option("keys"))
+    } catch {
+      throw UsageError(error.description)
+    }
     try arguments.finish()
+    ReloadSignal.block()
 
     let store = Store<CounterState>(reducer: counterReducer, state: CounterState())
     let leader: Leader<CounterState>
@@ -87,6 +97,9 @@ let leaderCommand = Command(
       // Nobody can be told where it is: stop rather than serve unseen.
       try blockingAsync { await leader.stop() }
       throw error
+    }
+    ReloadSignal.onHangup {
+      try? blockingAsync { _ = try await leader.reloadKeys() }
     }
     let signal = TerminationSignals.wait()
     metrics?.stop()

@@ -19,6 +19,7 @@ let leaderCommand = Command(
     TANDEM_LOG_FORMAT=json for JSON lines).
 
     Options:
+    \(SecurityOptions.leaderHelp)
       --control ENDPOINT    where the control socket binds (default tcp://127.0.0.1:*, a free port)
       --updates ENDPOINT    where the updates socket binds (default tcp://127.0.0.1:*)
       --journal PATH        keep the shared state (bookmarks, routes, loaded data) in this
@@ -28,6 +29,8 @@ let leaderCommand = Command(
                             crash of the process, not of the machine)
       --metrics HOST:PORT   serve Prometheus metrics at http://HOST:PORT/metrics (port 0:
                             a free one; the log says which)
+
+    SIGHUP reloads the key store (the connections of keys it no longer holds are cut).
 
     Exit status: 0 after a clean stop on SIGINT or SIGTERM, 64 on a usage error (an endpoint
     that is not one included), 69 when an endpoint cannot be bound or the journal not opened,
@@ -52,7 +55,14 @@ let leaderCommand = Command(
     }
     let metricsAt = try arguments.option(
       "metrics", expected: MetricsAddress.expected, MetricsAddress.init)
+    do throws(SecurityOptions.Problem) {
+      configuration.security = try SecurityOptions.leader(
+        key: arguments.option("key"), keyStore: arguments.option("keys"))
+    } catch {
+      throw UsageError(error.description)
+    }
     try arguments.finish()
+    ReloadSignal.block()
     configuration.schemaVersion = browserSchemaVersion
     let store = Store<BrowserState>(reducer: browserStoreReducer, state: BrowserState())
     configuration.validate = { action, _ in validateBrowserAction(action, in: store.state) }
@@ -75,6 +85,9 @@ let leaderCommand = Command(
       // Nobody can be told where it is: stop rather than serve unseen.
       try blockingAsync { await leader.stop() }
       throw error
+    }
+    ReloadSignal.onHangup {
+      try? blockingAsync { _ = try await leader.reloadKeys() }
     }
     let signal = TerminationSignals.wait()
     metrics?.stop()

@@ -25,6 +25,7 @@ let webCommand = Command(
 
     Options:
       --leader ENDPOINT   the leader's control endpoint (as `github-browser leader` printed it)
+    \(SecurityOptions.followerHelp)
       --port P            the port to listen on; 0 (the default) picks a free one
       --host ADDRESS      the address to bind (default 127.0.0.1; 0.0.0.0 for every interface)
       --metrics HOST:PORT serve Prometheus metrics at http://HOST:PORT/metrics (port 0:
@@ -43,6 +44,7 @@ let webCommand = Command(
   run: { words in
     var arguments = try CommandLineArguments(words)
     let leader = try arguments.required("leader")
+    let security = try followerSecurity(&arguments)
     let port = try arguments.integer("port", default: 0, in: 0...65535)
     let host = arguments.option("host") ?? "127.0.0.1"
     let metricsAt = try arguments.option(
@@ -72,7 +74,7 @@ let webCommand = Command(
       credentials = try signInStore(in: stateDirectory)
     }
 
-    let follower = try joinLeader(leader)
+    let follower = try joinLeader(leader, security: security)
     let frontEnd: WebFrontEnd
     do {
       frontEnd = try WebFrontEnd(

@@ -18,6 +18,7 @@ let workerCommand = Command(
 
     Options:
       --leader ENDPOINT   the leader's control endpoint (as `github-browser leader` printed it)
+    \(SecurityOptions.followerHelp)
       --api-base URL      the API root (default https://api.github.com; a fixture-api URL)
       --worker-id ID      the id this worker's claims carry (default HOST-PID)
       --concurrency N     loads of one account performed at once (default 4)
@@ -35,6 +36,7 @@ let workerCommand = Command(
   run: { words in
     var arguments = try CommandLineArguments(words)
     let leader = try arguments.required("leader")
+    let security = try followerSecurity(&arguments)
     let base = arguments.option("api-base") ?? "https://api.github.com"
     guard let baseURL = URL(string: base), ["http", "https"].contains(baseURL.scheme),
       baseURL.host?.isEmpty == false
@@ -64,7 +66,7 @@ let workerCommand = Command(
     let client = GitHubClient(
       configuration: GitHubClient.Configuration(
         baseURL: baseURL, token: token, timeout: Double(timeout) / 1000))
-    let follower = try joinLeader(leader)
+    let follower = try joinLeader(leader, security: security)
     let worker = BrowserWorker(
       follower: follower, client: client, credentials: credentials,
       configuration: BrowserWorker.Configuration(

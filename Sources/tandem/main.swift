@@ -11,7 +11,7 @@ let tandem = CommandGroup(
   summary: "Tandem: one application state shared by many processes.",
   commands: [
     watchCommand, snapshotCommand, dispatchCommand, statsCommand, rawCommand, journalCommand,
-    schemaCommand, benchCommand, simulateCommand,
+    schemaCommand, keygenCommand, keysCommand, benchCommand, simulateCommand,
   ]
 )
 

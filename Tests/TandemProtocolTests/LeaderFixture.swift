@@ -31,9 +31,12 @@ struct LeaderFixture {
 
   var now: ContinuousClock.Instant { Self.start + clock }
 
-  mutating func receive(_ request: ControlRequest, from connection: Frame = a) -> [LeaderEffect] {
+  mutating func receive(
+    _ request: ControlRequest, from connection: Frame = a, caller: Caller = .open
+  ) -> [LeaderEffect] {
     var effects: [LeaderEffect] = []
-    core.receive(request, from: connection, now: now, ledger: &ledger, into: &effects)
+    core.receive(
+      request, from: connection, caller: caller, now: now, ledger: &ledger, into: &effects)
     return effects
   }
 

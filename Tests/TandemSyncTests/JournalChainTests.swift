@@ -29,7 +29,8 @@ struct JournalChainTests {
           + "WHERE sequence = 5")
       let problems = try Journal(readingAt: path).verify().problems
       #expect(problems.count == 1)
-      #expect(problems.first?.contains("sequence 5 does not match the journal's hash chain") == true)
+      #expect(
+        problems.first?.contains("sequence 5 does not match the journal's hash chain") == true)
       #expect(problems.first?.contains("(1 row(s) do not match: 5)") == true)
       let leader = try Journal(path: path, configuration: .init(durability: .normal))
       #expect {

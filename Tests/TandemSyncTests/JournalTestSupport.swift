@@ -47,9 +47,24 @@ func alterJournal(_ path: String, _ sql: String) throws {
   try connection.execute(sql)
 }
 
-/// Turns the closed journal at `path` into the version 5 format: the same tables, without the
-/// snapshots' schemas.
+/// Turns the closed journal at `path` into the version 6 format: the same tables, without the
+/// key columns (the key that sent each action, the key each client id is bound to).
+func downgradeToVersion6(_ path: String) throws {
+  try alterJournal(
+    path,
+    """
+    ALTER TABLE deltas DROP COLUMN key;
+    ALTER TABLE ledger DROP COLUMN key;
+    ALTER TABLE snapshot_ledger DROP COLUMN key;
+    PRAGMA user_version = 6;
+    UPDATE meta SET value = 6 WHERE key = 'version';
+    """)
+}
+
+/// Turns the closed journal at `path` into the version 5 format: the version 6 one, without
+/// the snapshots' schemas.
 func downgradeToVersion5(_ path: String) throws {
+  try downgradeToVersion6(path)
   try alterJournal(
     path,
     """

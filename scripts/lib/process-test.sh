@@ -101,3 +101,5 @@ json() {
   python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
+
+source "$(dirname "${BASH_SOURCE[0]}")/curve.sh"

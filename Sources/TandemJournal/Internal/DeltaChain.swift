@@ -1,8 +1,8 @@
 import TandemProtocol
 
 /// The journal's hash chain over its `deltas` rows: each row's `chain` column is the 64-bit
-/// FNV-1a hash of the previous row's `chain` and of the row itself (sequence, origin, tag and
-/// patch), so a changed byte in any row, or a row removed, added or moved, breaks the chain at
+/// FNV-1a hash of the previous row's `chain` and of the row itself (sequence, origin, tag,
+/// sender's key when there is one, and patch), so a changed byte in any row, or a row removed, added or moved, breaks the chain at
 /// that row.
 ///
 /// The first row's predecessor is ``JournalSchema/chainBaseKey`` in `meta`: 0 for a new
@@ -27,6 +27,9 @@ package struct DeltaChain {
     chain.add(origin.generation)
     chain.add(origin.client)
     chain.add(tag)
+    // The sender's key (format 6): only when there is one, so that the rows written before,
+    // and those of a leader without keys, link as they did.
+    if !origin.key.isEmpty { chain.add(origin.key) }
     chain.add(UInt64(patch.count))
     patch.withUnsafeBytes { chain.add($0) }
     return chain.hash

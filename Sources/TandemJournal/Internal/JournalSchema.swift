@@ -2,21 +2,24 @@ import TandemProtocol
 
 /// The journal's file format: SQL, identifiers and version.
 ///
-/// Version 6 (see the Journal article in the DocC catalog for the meaning of every column):
+/// Version 7 (see the Journal article in the DocC catalog for the meaning of every column):
 /// `meta` (key/value: epoch, format, session markers, the ledger's forgotten-through sequence),
 /// `deltas` (one row per sequence, i.e.
 /// per action; a delta of several actions takes a row each, all but its last with an empty
 /// patch, and each row its link in the hash chain, ``DeltaChain``),
 /// `ledger` (the client ledger as of the last commit), `snapshots` and `snapshot_ledger`
 /// (the state document, the schema of the state type that wrote it, and the whole ledger at a
-/// sequence). Version 5 lacked the snapshots' `schema` column (``addSchemaColumn``), version 4 the deltas'
+/// sequence). Version 6 lacked the `key` columns (the name of the CURVE key that sent each
+/// action, and the key each client id is bound to, ``addKeyColumns``), version 5 also the
+/// snapshots' `schema` column (``addSchemaColumn``), version 4 also the deltas'
 /// `chain` column and the chain's base record, version 3 also the ledgers'
 /// `generation` column, version 2 also the forgotten-through record, and version 1 also the
 /// ledgers' `rejections` column; a leader opening such a journal adds them
-/// (``addRejectionColumns``, ``addGenerationColumns``, ``addChainColumn``, ``upgradeToCurrent``).
+/// (``addRejectionColumns``, ``addGenerationColumns``, ``addKeyColumns``, ``addChainColumn``,
+/// ``upgradeToCurrent``).
 package enum JournalSchema {
   /// The format version this build reads and writes (`PRAGMA user_version`).
-  package static let version: Int64 = 6
+  package static let version: Int64 = 7
   /// `PRAGMA application_id`: "TNDM" in ASCII, marking the file as a Tandem journal.
   package static let applicationID: Int64 = 0x544E_444D
   /// The first 16 bytes of every SQLite 3 database file.
@@ -50,7 +53,8 @@ package enum JournalSchema {
       tag TEXT NOT NULL,
       patch BLOB NOT NULL,
       generation INTEGER NOT NULL DEFAULT 0,
-      chain INTEGER NOT NULL DEFAULT 0
+      chain INTEGER NOT NULL DEFAULT 0,
+      key TEXT NOT NULL DEFAULT ''
     ) STRICT;
     CREATE TABLE ledger (
       client TEXT PRIMARY KEY NOT NULL,
@@ -58,7 +62,8 @@ package enum JournalSchema {
       last_sequence INTEGER NOT NULL,
       last_active INTEGER NOT NULL,
       rejections BLOB NOT NULL,
-      generation INTEGER NOT NULL DEFAULT 0
+      generation INTEGER NOT NULL DEFAULT 0,
+      key TEXT NOT NULL DEFAULT ''
     ) STRICT, WITHOUT ROWID;
     CREATE TABLE snapshots (
       sequence INTEGER PRIMARY KEY NOT NULL,
@@ -74,6 +79,7 @@ package enum JournalSchema {
       last_active INTEGER NOT NULL,
       rejections BLOB NOT NULL,
       generation INTEGER NOT NULL DEFAULT 0,
+      key TEXT NOT NULL DEFAULT '',
       PRIMARY KEY (snapshot, client)
     ) STRICT, WITHOUT ROWID;
     """
@@ -83,24 +89,27 @@ package enum JournalSchema {
 
   package static let insertDelta =
     """
-    INSERT INTO deltas (sequence, client, number, tag, patch, generation, chain)
-    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+    INSERT INTO deltas (sequence, client, number, tag, patch, generation, chain, key)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
     """
   package static let upsertLedger = """
-    INSERT INTO ledger (client, last_number, last_sequence, last_active, rejections, generation)
-    VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+    INSERT INTO ledger
+    (client, last_number, last_sequence, last_active, rejections, generation, key)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
     ON CONFLICT (client) DO UPDATE
-    SET last_number = ?2, last_sequence = ?3, last_active = ?4, rejections = ?5, generation = ?6
+    SET last_number = ?2, last_sequence = ?3, last_active = ?4, rejections = ?5, generation = ?6,
+    key = ?7
     """
   package static let copyLedgerToSnapshot = """
     INSERT INTO snapshot_ledger
-    (snapshot, client, last_number, last_sequence, last_active, rejections, generation)
-    SELECT ?1, client, last_number, last_sequence, last_active, rejections, generation FROM ledger
+    (snapshot, client, last_number, last_sequence, last_active, rejections, generation, key)
+    SELECT ?1, client, last_number, last_sequence, last_active, rejections, generation, key
+    FROM ledger
     """
   package static let deleteLedger = "DELETE FROM ledger WHERE client = ?1"
   package static let selectDeltasFrom =
     """
-    SELECT sequence, client, number, tag, patch, generation, chain FROM deltas
+    SELECT sequence, client, number, tag, patch, generation, chain, key FROM deltas
     WHERE sequence >= ?1 ORDER BY sequence
     """
   package static let selectMeta = "SELECT value FROM meta WHERE key = ?1"
@@ -113,11 +122,11 @@ package enum JournalSchema {
     """
   package static let selectLedger =
     """
-    SELECT client, last_number, last_sequence, last_active, rejections, generation FROM ledger
-    ORDER BY client
+    SELECT client, last_number, last_sequence, last_active, rejections, generation, key
+    FROM ledger ORDER BY client
     """
   package static let selectSnapshotLedger = """
-    SELECT client, last_number, last_sequence, last_active, rejections, generation
+    SELECT client, last_number, last_sequence, last_active, rejections, generation, key
     FROM snapshot_ledger WHERE snapshot = ?1 ORDER BY client
     """
 
@@ -135,6 +144,15 @@ package enum JournalSchema {
     ALTER TABLE deltas ADD COLUMN generation INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE ledger ADD COLUMN generation INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE snapshot_ledger ADD COLUMN generation INTEGER NOT NULL DEFAULT 0;
+    """
+
+  /// Turns a version 6 (or older) journal into a version 7 one (then ``upgradeToCurrent``): no
+  /// action's key and no client id's key are known, so each id is bound to the first key that
+  /// uses it after the upgrade. Runs before ``addChainColumn``'s fill, which reads the column.
+  package static let addKeyColumns = """
+    ALTER TABLE deltas ADD COLUMN key TEXT NOT NULL DEFAULT '';
+    ALTER TABLE ledger ADD COLUMN key TEXT NOT NULL DEFAULT '';
+    ALTER TABLE snapshot_ledger ADD COLUMN key TEXT NOT NULL DEFAULT '';
     """
 
   /// Turns a version 4 (or older) journal into a version 5 one (then ``upgradeToCurrent``):

@@ -44,7 +44,8 @@ extension JournalSession {
         chain = DeltaChain.link(
           previous: chain, sequence: sequence,
           origin: Origin(
-            client: row.text(at: 1), number: row.uint64(at: 2), generation: row.uint64(at: 5)),
+            client: row.text(at: 1), number: row.uint64(at: 2), generation: row.uint64(at: 5),
+            key: row.text(at: 7)),
           tag: row.text(at: 3), patch: row.blob(at: 4))
         links.append((sequence, chain))
       }
@@ -77,7 +78,8 @@ extension JournalSession {
         let expected = DeltaChain.link(
           previous: previous, sequence: sequence,
           origin: Origin(
-            client: row.text(at: 1), number: row.uint64(at: 2), generation: row.uint64(at: 5)),
+            client: row.text(at: 1), number: row.uint64(at: 2), generation: row.uint64(at: 5),
+            key: row.text(at: 7)),
           tag: row.text(at: 3), patch: row.blob(at: 4))
         // Across a gap (which the gap check reports) the link is not checked.
         let follows = previousRow.map { sequence == $0 + 1 } ?? true

@@ -35,6 +35,7 @@ extension JournalSession {
         try sqlite { () throws(SQLiteError) in
           if version == 1 { try connection.execute(JournalSchema.addRejectionColumns) }
           if version <= 3 { try connection.execute(JournalSchema.addGenerationColumns) }
+          if version <= 6 { try connection.execute(JournalSchema.addKeyColumns) }
           if version <= 4 {
             try connection.execute(JournalSchema.addChainColumn)
             try fillChain()

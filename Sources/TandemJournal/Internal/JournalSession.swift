@@ -208,7 +208,7 @@ package final class JournalSession {
           let action = AppliedAction(
             origin: Origin(
               client: row.text(at: 1, reusing: &recent), number: row.uint64(at: 2),
-              generation: row.uint64(at: 5)),
+              generation: row.uint64(at: 5), key: row.text(at: 7, reusing: &recent)),
             tag: row.text(at: 3, reusing: &recent))
           let patch = row.blob(at: 4)
           if let previous = linked {

@@ -3,11 +3,11 @@ import TandemProtocol
 
 /// How the `ledger` and `snapshot_ledger` tables hold a ``ClientLedger/Entry``: parameters and
 /// columns in the order client, last number, last sequence, last active, rejections,
-/// generation. The
+/// generation, key. The
 /// rejections are the canonical JSON array of `[number, code, message]` triples, by number,
 /// followed by the runs of numbers rejected together as `[first, last, code, message]`.
 extension SQLiteStatement {
-  /// Binds `client`'s `entry` as parameters 1 to 6.
+  /// Binds `client`'s `entry` as parameters 1 to 7.
   package func bindLedgerEntry(_ entry: ClientLedger.Entry, of client: String) throws(SQLiteError) {
     try bind(client, at: 1)
     try bind(entry.lastNumber, at: 2)
@@ -25,16 +25,17 @@ extension SQLiteStatement {
     }
     try bind(JSONValue.array(rejections + runs).canonicalBytes(), at: 5)
     try bind(entry.generation, at: 6)
+    try bind(entry.key, at: 7)
   }
 
-  /// The client and the entry of the current row (columns 0 to 5).
+  /// The client and the entry of the current row (columns 0 to 6).
   ///
   /// - Throws: an `SQLITE_CORRUPT` error when the rejections column does not read.
   package func ledgerEntry() throws(SQLiteError) -> (client: String, entry: ClientLedger.Entry) {
     let client = text(at: 0)
     var entry = ClientLedger.Entry(
       lastNumber: uint64(at: 1), lastSequence: uint64(at: 2), lastActive: uint64(at: 3),
-      generation: uint64(at: 5))
+      generation: uint64(at: 5), key: text(at: 6))
     guard let (rejections, runs) = Self.rejections(from: blob(at: 4)) else {
       throw .corruptJournal("the rejections of client \(client) are not a list of rejections")
     }

@@ -19,6 +19,8 @@ package enum LeaderEffect: Sendable, Equatable {
   case sendSnapshot(to: Frame)
   /// Answer `STATS` on the connection (the shell gathers them).
   case sendStatistics(to: Frame)
+  /// Read the key store again and answer `KEYS` on the connection (an admin's `RELOAD-KEYS`).
+  case reloadKeys(for: Frame)
   /// Write a line to the log; a `rateLimited` one only within the log's rate (a peer controls
   /// how often it happens).
   case log(LeaderLogLevel, String, rateLimited: Bool)
@@ -46,4 +48,6 @@ package enum LeaderEvent: Sendable, Equatable {
   case journalCatchUp
   case deltasPublished(Int)
   case commitFailure
+  /// A request or a dispatch refused because the caller's key may not make it.
+  case unauthorized
 }

@@ -1,11 +1,12 @@
 extension LeaderProtocol {
   /// Answers a `HELLO`: refuses another protocol version, another schema fingerprint unless
-  /// the follower's schema is compatible with the leader's (``SchemaCompatibility``), and a
-  /// process whose client id another process took over; else welcomes it, and its connection
-  /// owns the client id from now on.
+  /// the follower's schema is compatible with the leader's (``SchemaCompatibility``), a client
+  /// id bound to another key than the connection's `key`, and a process whose client id another
+  /// process took over; else welcomes it, and its connection owns the client id from now on
+  /// (and its key, when the id was bound to none).
   mutating func hello<Ledger: LeaderLedger>(
     version: String, client: String, fingerprint theirs: String, schema: Frame?,
-    generation: UInt64,
+    generation: UInt64, key: String,
     from connection: Frame, now: ContinuousClock.Instant, ledger: inout Ledger,
     into effects: inout [LeaderEffect]
   ) {
@@ -33,7 +34,11 @@ extension LeaderProtocol {
       reply(.error(code: .fingerprint, message: message), to: connection, into: &effects)
       return
     }
-    switch ledger.hello(client: client, generation: generation) {
+    switch ledger.hello(client: client, generation: generation, key: key) {
+    case .unauthorized(let owner):
+      unauthorized(
+        "client id \(client) belongs to another key (\(owner)), not to \(key): give this "
+          + "process a client id of its own", from: connection, into: &effects)
     case .superseded(let current):
       // A process that was away (paused, or cut off) while another process took its client id
       // over: its unanswered actions are not its own any more in the ledger's numbering, so it

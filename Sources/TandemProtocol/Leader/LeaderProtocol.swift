@@ -100,29 +100,41 @@ package struct LeaderProtocol: Sendable {
     }
   }
 
-  /// Handles a request from `connection`, received at `now`.
+  /// Handles a request from `connection`, received at `now`, from `caller` (``Caller/open``
+  /// without CURVE keys): a request the caller's key may not make is refused first
+  /// (`LeaderProtocol+Authorization`).
   package mutating func receive<Ledger: LeaderLedger>(
-    _ request: ControlRequest, from connection: Frame, now: ContinuousClock.Instant,
-    ledger: inout Ledger, into effects: inout [LeaderEffect]
+    _ request: ControlRequest, from connection: Frame, caller: Caller = .open,
+    now: ContinuousClock.Instant, ledger: inout Ledger, into effects: inout [LeaderEffect]
   ) {
+    if let refusal = Self.refusal(of: request, by: caller) {
+      return unauthorized(refusal, from: connection, into: &effects)
+    }
     switch request {
     case .hello(let version, let client, let theirs, let generation, let schema):
       hello(
         version: version, client: client, fingerprint: theirs, schema: schema,
-        generation: generation, from: connection, now: now, ledger: &ledger, into: &effects)
+        generation: generation, key: caller.keyName, from: connection, now: now,
+        ledger: &ledger, into: &effects)
     case .snapshot:
       effects.append(.sendSnapshot(to: connection))
     case .catchUp(let theirEpoch, let from):
       catchUp(epoch: theirEpoch, from: from, for: connection, into: &effects)
     case .dispatch(let forwarded):
-      dispatch(forwarded, from: connection, quietly: false, ledger: &ledger, into: &effects)
+      dispatch(
+        forwarded, from: connection, caller: caller, quietly: false, ledger: &ledger,
+        into: &effects)
     case .dispatchQuietly(let forwarded):
-      dispatch(forwarded, from: connection, quietly: true, ledger: &ledger, into: &effects)
+      dispatch(
+        forwarded, from: connection, caller: caller, quietly: true, ledger: &ledger,
+        into: &effects)
     case .ping(let client, let reported):
       followers.pinged(client, sequence: reported, now: now)
       reply(.pong(epoch, sequence: sequence), to: connection, into: &effects)
     case .stats:
       effects.append(.sendStatistics(to: connection))
+    case .reloadKeys:
+      effects.append(.reloadKeys(for: connection))
     }
   }
 

@@ -208,6 +208,9 @@ final class SimulatedLeader {
           to: connection)
       case .sendStatistics(let connection):
         world.reply(.stats(document: Frame(utf8: "{}")), to: connection)
+      case .reloadKeys(let connection):
+        // The simulated leader runs without keys, whose protocol refuses RELOAD-KEYS first.
+        world.reply(.keys(count: 0, removed: []), to: connection)
       case .log(let level, let message, _):
         if level == .error { world.trace("leader: \(message)") }
       case .count(let event):

@@ -12,31 +12,36 @@ struct SimulatedLedger: LeaderLedger {
   var random: SimulationRandom
   let answersAcrossTakeover: Bool
 
-  mutating func hello(client: String, generation: UInt64) -> ClientLedger.Greeting {
+  mutating func hello(client: String, generation: UInt64, key: String) -> ClientLedger.Greeting {
     let fresh = UInt64.random(in: 1...(1 << 32), using: &random)
     let before = ledger.entries[client]?.generation
     var greeting = ledger.hello(
-      client: client, generation: generation, now: sequence, fresh: fresh)
+      client: client, generation: generation, now: sequence, fresh: fresh, key: key)
     if answersAcrossTakeover, case .superseded = greeting {
-      greeting = ledger.hello(client: client, generation: 0, now: sequence, fresh: fresh)
+      greeting = ledger.hello(client: client, generation: 0, now: sequence, fresh: fresh, key: key)
     }
     if ledger.entries[client]?.generation != before { changed.insert(client) }
     return greeting
   }
 
-  mutating func judge(_ forwarded: ForwardedAction) -> ClientLedger.Judgement {
-    var judgement = ledger.judge(forwarded, now: sequence)
+  mutating func judge(_ forwarded: ForwardedAction, key: String) -> ClientLedger.Judgement {
+    var judgement = ledger.judge(forwarded, now: sequence, key: key)
     if answersAcrossTakeover, case .superseded = judgement {
       var unchecked = forwarded
       unchecked.generation = 0
-      judgement = ledger.judge(unchecked, now: sequence)
+      judgement = ledger.judge(unchecked, now: sequence, key: key)
     }
     return judgement
   }
 
+  func owner(of client: String, otherThan key: String) -> String? {
+    ledger.owner(of: client, otherThan: key)
+  }
+
   mutating func recordRejected(_ origin: Origin, _ rejection: Rejection) {
     ledger.recordRejected(
-      client: origin.client, number: origin.number, now: sequence, rejection: rejection)
+      client: origin.client, number: origin.number, now: sequence, rejection: rejection,
+      key: origin.key)
     changed.insert(origin.client)
   }
 

@@ -34,6 +34,10 @@ public struct FollowerConfiguration: Sendable {
   public var maxActionSize = (16 << 20) - (64 << 10)
   /// The application version folded into the schema fingerprint; must equal the leader's.
   public var schemaVersion = "1"
+  /// The follower's CURVE key pair and the leader's public key, for a leader with keys; `nil`
+  /// (the default) for a leader in plain mode. A follower whose key the leader refuses, or
+  /// which pins another leader key, stops with ``FollowerError/authenticationFailed(_:)``.
+  public var security: FollowerSecurity?
 
   public init(leader: String, clientID: String = FollowerConfiguration.randomClientID()) {
     self.leader = leader

@@ -41,6 +41,10 @@ public enum FollowerError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The action's tag is longer than the leader accepts (its `WELCOME` says, 256 bytes of UTF-8
   /// by default); nothing was queued.
   case tagTooLong(String, limit: Int)
+  /// The leader refused this follower's CURVE handshake: its key is not (or no longer) in the
+  /// leader's key store, it has no keys and the leader requires them (or the other way
+  /// round), or it pins another key than the leader's. The message says which.
+  case authenticationFailed(String)
   /// The task awaiting ``Receipt/applied()`` was cancelled. Only the wait ended: the action may
   /// still take effect, and the receipt still settles.
   case waitCancelled
@@ -70,6 +74,8 @@ public enum FollowerError: Error, Sendable, Equatable, CustomStringConvertible {
       "the action's JSON is \(bytes) bytes, more than the \(limit) a message to the leader may hold"
     case .tagTooLong(let tag, let limit):
       "the tag '\(tag.prefix(64))' is \(tag.utf8.count) bytes, more than the \(limit) the leader accepts"
+    case .authenticationFailed(let reason):
+      "the leader refused the connection: \(reason)"
     case .waitCancelled: "the wait for the action was cancelled (the action may still be applied)"
     }
   }

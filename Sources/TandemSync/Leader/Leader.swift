@@ -55,6 +55,8 @@ public final class Leader<State: Codable & Sendable>: Sendable {
   let loop: IOLoop
   let engine: LoopBound<LeaderEngine<State>>
   private let history: LeaderHistory<State>
+  /// The ZAP handler checking client keys, with CURVE keys.
+  private let zap: ZAPHandler?
 
   /// Recovers the leader's history from its journal (if it has one), binds its sockets and starts
   /// publishing the store's changes.
@@ -76,6 +78,17 @@ public final class Leader<State: Codable & Sendable>: Sendable {
     }
     let fingerprint = SchemaFingerprint.of(
       State.self, registry: registry, version: configuration.schemaVersion)
+    // A malformed endpoint is a usage error, said before anything is logged.
+    for text in [configuration.control, configuration.updates] where Endpoint(parsing: text) == nil
+    {
+      throw .invalidEndpoint(text)
+    }
+    let keyRing: KeyRing?
+    do throws(KeyStoreError) {
+      keyRing = try Self.announceSecurity(of: configuration)
+    } catch {
+      throw .keys(error)
+    }
     let schema = ApplicationSchema(
       State.self, registry: registry, version: configuration.schemaVersion)
     let start: LeaderStart<State>
@@ -94,6 +107,18 @@ public final class Leader<State: Codable & Sendable>: Sendable {
     } catch {
       throw .cannotStart(error)
     }
+    // The handler is bound before the sockets: a CURVE server with no ZAP handler in its
+    // context would accept any client key.
+    var zap: ZAPHandler?
+    if let keyRing {
+      do {
+        zap = try await ZAPHandler(context: loop.context, name: "tandem-zap") {
+          keyRing.authenticate($0)
+        }
+      } catch {
+        throw LeaderError(starting: error)
+      }
+    }
     let journal = start.journal
     let differ = LeaderDiffer()
     let perAction = configuration.deltaGrouping == .perAction
@@ -104,8 +129,7 @@ public final class Leader<State: Codable & Sendable>: Sendable {
           try LeaderEngine(
             scope: scope, store: store, registry: registry, history: history, differ: differ,
             configuration: configuration, fingerprint: fingerprint, schema: schema,
-            journal: journal,
-            recentDeltas: start.recentDeltas),
+            keyRing: keyRing, journal: journal, recentDeltas: start.recentDeltas),
           scope: scope)
         // Before the loop handles its first request (not before this job returns): an action
         // applied without the observer would change the store unrecorded, unpublished and
@@ -125,6 +149,7 @@ public final class Leader<State: Codable & Sendable>: Sendable {
     self.loop = loop
     self.engine = engine
     self.history = history
+    self.zap = zap
     self.epoch = start.epoch
     self.fingerprint = fingerprint
     self.schema = schema
@@ -162,6 +187,47 @@ public final class Leader<State: Codable & Sendable>: Sendable {
     let engine = self.engine
     _ = try? await loop.submit { _ in engine.value.stop() }
     await loop.shutdown()
+    await zap?.stop()
+  }
+
+  /// Reads the key store again (as `SIGHUP` does in the `tandem` and example leaders, and a
+  /// `RELOAD-KEYS` request from an admin key): new keys may connect, and the connections of
+  /// keys it no longer holds are cut and can no longer make any request. A store that does not
+  /// read is refused, and the keys before stay in force.
+  ///
+  /// - Returns: how many keys the store holds, and the names of the keys it dropped.
+  /// - Throws: ``LeaderError/keys(_:)`` when the store does not read; nothing when the leader
+  ///   runs without keys (it returns no keys).
+  @discardableResult
+  public func reloadKeys() async throws(LeaderError) -> (count: Int, removed: [String]) {
+    let engine = self.engine
+    let result: Result<(count: Int, removed: [String]), KeyStoreError>
+    do {
+      result = try await loop.submit { _ in engine.value.reloadKeys() }
+    } catch {
+      throw .cannotStart(ZMQError(code: .terminated, call: "reloadKeys (the leader stopped)"))
+    }
+    return try result.mapError { LeaderError.keys($0) }.get()
+  }
+
+  /// Logs the leader's security as its first line, loudly in plain mode, and reads the key
+  /// store when there are keys.
+  private static func announceSecurity(
+    of configuration: LeaderConfiguration
+  ) throws(KeyStoreError) -> KeyRing? {
+    guard let security = configuration.security else {
+      configuration.log.warning(
+        "PLAIN MODE: no CURVE keys are configured, so the leader neither encrypts nor "
+          + "authenticates: anyone who can reach its ports reads the whole state and may "
+          + "dispatch any action. Give the leader a key pair and a key store (--key, --keys) "
+          + "for CURVE")
+      return nil
+    }
+    let ring = try KeyRing(path: security.keyStore)
+    configuration.log.info(
+      "CURVE on: leader key \(security.publicKey.z85), \(ring.count) client keys in "
+        + "\(security.keyStore); connections without an authorized key are refused")
+    return ring
   }
 
   /// The store's reduction observer: records each reduction in the history, diffed at once

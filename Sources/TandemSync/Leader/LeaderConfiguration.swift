@@ -83,6 +83,9 @@ public struct LeaderConfiguration: Sendable {
   /// rejection with code ``Rejection/Code/outOfOrder``, which would tell the follower that the
   /// number is not used up, is sent as ``Rejection/Code/refused`` with its message.
   public var validate: (@Sendable (_ action: any Action, _ origin: Origin) -> Rejection?)?
+  /// The leader's CURVE keys and key store; `nil` (the default) runs in plain mode, with no
+  /// encryption and no authentication, which the leader's first log line says.
+  public var security: LeaderSecurity?
 
   /// A configuration binding the two endpoints.
   public init(control: String = "tcp://127.0.0.1:*", updates: String = "tcp://127.0.0.1:*") {

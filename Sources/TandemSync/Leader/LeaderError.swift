@@ -20,6 +20,8 @@ public enum LeaderError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The journal's history does not rebuild a state: the snapshot or a delta is damaged, or the
   /// state type changed incompatibly since it was written.
   case unreplayableJournal(path: String, sequence: UInt64, reason: String)
+  /// The leader's key pair or its key store could not be read (see ``LeaderSecurity``).
+  case keys(KeyStoreError)
 
   public var description: String {
     switch self {
@@ -33,6 +35,8 @@ public enum LeaderError: Error, Sendable, Equatable, CustomStringConvertible {
       "the store's initial state does not encode as JSON: \(reason)"
     case .cannotStart(let error):
       "cannot start the leader's I/O thread: \(error)"
+    case .keys(let error):
+      "the leader's CURVE keys: \(error)"
     case .unreplayableJournal(let path, let sequence, let reason):
       "the journal \(path) does not replay at sequence \(sequence): \(reason). The leader will "
         + "not start over existing history: check it with 'tandem journal verify --db \(path)', "

@@ -36,7 +36,8 @@ public struct LeaderStatistics: Sendable, Equatable, Codable {
   /// Named event counts: `deltasPublished`, `bytesPublished`, `snapshotsServed`,
   /// `snapshotsEncoded`, `catchUpsServed`, `staleCatchUps`, `actionsApplied`,
   /// `actionsRejected` (every rejection sent, `commit-failed` ones included), `duplicates`,
-  /// `outOfOrder`, `malformedRequests`, `repliesDropped`, `commits`, `commitFailures`.
+  /// `outOfOrder`, `malformedRequests`, `repliesDropped`, `commits`, `commitFailures`,
+  /// `unauthorized` (requests and dispatches a key's role did not allow).
   public var counters: [String: Int]
   /// The followers heard from recently (said `HELLO`, heard from within a minute).
   public var followers: [Follower]
@@ -49,4 +50,20 @@ public struct LeaderStatistics: Sendable, Equatable, Codable {
   /// rejected `commit-failed`), with the last error and how many batches were refused since
   /// the last commit that went through. `nil` for a healthy leader.
   public var degraded: String?
+  /// The leader's security: `nil` from a leader that does not send it.
+  public var security: Security?
+
+  /// A leader's security, as `STATS` reports it.
+  public struct Security: Sendable, Equatable, Codable {
+    /// `curve` (encrypted, keys checked by the key store) or `plain`.
+    public var mode: String
+    /// How many keys the key store holds (0 in plain mode).
+    public var keys: Int
+    /// The handshakes that failed, by reason, as the sockets' monitors reported them:
+    /// `unknown-key` (a key not in the store: unknown or revoked), `mechanism-mismatch` (a
+    /// peer without keys, or with keys against a plain leader), `cryptographic` (a peer that
+    /// pinned another leader key), `no-detail` (the peer closed the connection during the
+    /// handshake), `protocol-0x...` and `zap-...` for others.
+    public var handshakeFailures: [String: Int]
+  }
 }

@@ -15,6 +15,8 @@ struct SenderThroughput: Sendable {
   /// When set, the leader's metrics are collected this often while the senders run (as a
   /// scrape of `/metrics` would: every counter read on the leader's loop thread).
   var scrapeEvery: Duration?
+  /// More arguments for each worker process (its CURVE keys, say).
+  var workerArguments: [String] = []
 
   /// Actions per second applied at the leader, and delivered to every replica, with a leader
   /// configured by `configure`.
@@ -28,7 +30,7 @@ struct SenderThroughput: Sendable {
       try SyncBenchmarkWorker.start(
         "send", leader: leader.controlEndpoint,
         ["--count", String(perSender), "--window", String(window), "--until", String(total)]
-          + (subscribed ? ["--subscribe"] : []))
+          + (subscribed ? ["--subscribe"] : []) + workerArguments)
     }
     while try await leader.statistics().followers.count < senders {
       try await Task.sleep(for: .milliseconds(2))

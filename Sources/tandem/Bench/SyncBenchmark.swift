@@ -18,22 +18,26 @@ import TandemSync
 ///    DEALER to ROUTER round trip between two processes (same state).
 /// 5. metrics: the throughput of part 3 (a delta per action, no subscribers) with the leader's
 ///    metrics collected every 100 ms and without, alternating within each run, and their ratio.
-/// `--parts` picks some of them (`leader`, `join`, `throughput`, `latency`, `metrics`; all by
-/// default).
+/// 6. with `--curve`: the throughput of part 3 (no subscribers, each grouping) and the
+///    latency of part 4 (task on the pool) with CURVE keys beside plain mode, alternating
+///    within each run, and their ratios.
+/// `--parts` picks some of them (`leader`, `join`, `throughput`, `latency`, `metrics`, `curve`;
+/// all but `curve` by default; `--curve` adds it).
 /// Durability is off (no journal). Helper processes are this executable with `--worker`.
 let syncBenchmark = Command(
   name: "sync",
   summary: "Leader and followers: time and bytes per action, join time, throughput, latency",
   usage:
     "[--runs N] [--items N] [--actions N] [--senders N] [--window N] [--round-trips N]"
-    + " [--throughput-items N] [--parts leader,join,throughput,latency,metrics]",
+    + " [--throughput-items N] [--parts leader,join,throughput,latency,metrics,curve]"
+    + " [--curve]",
   run: { words in
-    var arguments = try CommandLineArguments(words, flags: ["subscribe", "on-loop"])
+    var arguments = try CommandLineArguments(words, flags: ["subscribe", "on-loop", "curve"])
     if let role = arguments.option("worker") {
       try SyncBenchmarkWorker.run(role: role, arguments: &arguments)
       return
     }
-    let benchmark = SyncBenchmark(
+    var benchmark = SyncBenchmark(
       runs: try arguments.integer("runs", default: 5, in: 1...101),
       items: try arguments.integer("items", default: 10_000, in: 10...1_000_000),
       actions: try arguments.integer("actions", default: 20_000, in: 100...10_000_000),
@@ -42,10 +46,11 @@ let syncBenchmark = Command(
       roundTrips: try arguments.integer("round-trips", default: 5_000, in: 100...1_000_000),
       throughputItems: try arguments.integer("throughput-items", default: 100, in: 1...1_000_000),
       parts: try SyncBenchmark.Part.list(arguments.option("parts")))
+    if arguments.flag("curve") { benchmark.parts.insert(.curve) }
     try arguments.finish()
     ChildProcess.terminateOnSignal()
     TandemLogging.bootstrapStandard(level: .error)
-    try blockingAsync { try await benchmark.run() }
+    try blockingAsync { [benchmark] in try await benchmark.run() }
   }
 )
 
@@ -64,11 +69,11 @@ struct SyncBenchmark: Sendable {
 
   /// The benchmark's parts, each with its own rows.
   enum Part: String, CaseIterable {
-    case leader, join, throughput, latency, metrics
+    case leader, join, throughput, latency, metrics, curve
 
-    /// The parts named in `list` (comma-separated), or all of them when it is nil.
+    /// The parts named in `list` (comma-separated), or all but `curve` when it is nil.
     static func list(_ list: String?) throws -> Set<Part> {
-      guard let list else { return Set(allCases) }
+      guard let list else { return Set(allCases).subtracting([.curve]) }
       var parts: Set<Part> = []
       for name in list.split(separator: ",") {
         guard let part = Part(rawValue: String(name)) else {
@@ -93,6 +98,7 @@ struct SyncBenchmark: Sendable {
     if parts.contains(.throughput) { try await addThroughputRows(&table) }
     if parts.contains(.latency) { try await addLatencyRows(&table) }
     if parts.contains(.metrics) { try await addMetricsRows(&table) }
+    if parts.contains(.curve) { try await addCurveRows(&table) }
     table.print()
   }
 
@@ -210,7 +216,7 @@ struct SyncBenchmark: Sendable {
     table.add(["  ratio on/off (median of runs)", format(ratios, 3), ">= 0.97"])
   }
 
-  private func format(_ values: [Double], _ decimals: Int = 0) -> String {
+  func format(_ values: [Double], _ decimals: Int = 0) -> String {
     BenchmarkTable.format(Samples(values).median, decimals: decimals)
   }
 
@@ -264,12 +270,17 @@ struct SyncBenchmark: Sendable {
   }
 
   /// p50 and p99 of `send` to `applied()`, in microseconds, from a follower process whose
-  /// sending task runs on its I/O thread or on the cooperative pool.
-  private func sendLatency(onLoop: Bool) async throws -> (p50: Double, p99: Double) {
-    let leader = try await SyncBenchmarkState.leader(items: throughputItems)
+  /// sending task runs on its I/O thread or on the cooperative pool; with `keys`, over CURVE.
+  func sendLatency(
+    onLoop: Bool, keys: BenchmarkKeys? = nil
+  ) async throws -> (p50: Double, p99: Double) {
+    let leader = try await SyncBenchmarkState.leader(items: throughputItems) {
+      $0.security = keys?.leaderSecurity
+    }
     let follower = try worker(
       "latency", leader: leader.controlEndpoint,
-      ["--count", String(roundTrips)] + (onLoop ? ["--on-loop"] : []))
+      ["--count", String(roundTrips)] + (onLoop ? ["--on-loop"] : [])
+        + (keys?.workerArguments ?? []))
     let figures = try follower.finish().split(separator: " ").compactMap {
       Double($0.trimmingCharacters(in: .whitespacesAndNewlines))
     }
@@ -287,7 +298,7 @@ struct SyncBenchmark: Sendable {
 }
 
 /// The p50 and p99 figures of the measured runs; each figure is the median over the runs.
-private struct LatencySamples {
+struct LatencySamples {
   private var p50s: [Double] = []
   private var p99s: [Double] = []
 

@@ -12,6 +12,7 @@ import TandemSync
 /// - `latency`: sends `--count` bumps one at a time, awaiting each receipt; prints the p50 and
 ///   p99 of send to applied, in microseconds (with `--on-loop`, the sending task runs on the
 ///   follower's I/O thread).
+/// With `--key FILE --leader-key KEY` a worker connects with CURVE keys.
 enum SyncBenchmarkWorker {
   /// Starts this executable as a worker playing `role` against `leader`.
   static func start(_ role: String, leader: String, _ extra: [String] = []) throws -> ChildProcess {
@@ -35,11 +36,14 @@ enum SyncBenchmarkWorker {
     let until = try arguments.integer("until", default: 0)
     let subscribe = arguments.flag("subscribe")
     let onLoop = arguments.flag("on-loop")
+    var configuration = FollowerConfiguration(leader: leader)
+    configuration.security = try SecurityOptions.follower(
+      key: arguments.option("key"), leaderKey: arguments.option("leader-key"), environment: [:])
     try arguments.finish()
     TandemLogging.bootstrapStandard(level: .error)
-    let output = try blockingAsync {
+    let output = try blockingAsync { [configuration] in
       let follower = try await Follower<SyncBenchmarkState>(
-        configuration: FollowerConfiguration(leader: leader), registry: syncBenchmarkRegistry)
+        configuration: configuration, registry: syncBenchmarkRegistry)
       defer { Task { await follower.stop() } }
       let counter = StateCounter()
       if subscribe { follower.store.subscribe(counter) { $0.select(\.bumps) } }

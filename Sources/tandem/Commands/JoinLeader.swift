@@ -8,6 +8,8 @@ func joinLeader(_ configuration: FollowerConfiguration) async throws -> JSONFoll
   } catch {
     switch error {
     case .invalidEndpoint: throw UsageError(error.description)
+    case .authenticationFailed, .refused(code: .unauthorized, _):
+      throw CommandFailure(.noPermission, error.description)
     case .refused: throw CommandFailure(.protocolError, error.description)
     default:
       throw CommandFailure(

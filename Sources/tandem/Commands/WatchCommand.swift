@@ -17,6 +17,7 @@ let watchCommand = Command(
     var configuration = FollowerConfiguration(leader: options.connection.leader)
     configuration.clientID = "tandem-watch-" + FollowerConfiguration.randomClientID()
     configuration.joinTimeout = options.connection.timeout
+    configuration.security = options.connection.security
     if getenv("TANDEM_LOG") == nil {
       // The deltas are the output; the follower's joins and resyncs would only interleave (the
       // watch reports losing the leader and rejoining it itself).

@@ -8,23 +8,39 @@ import TandemSync
 let journalInspectCommand = Command(
   name: "inspect",
   summary: "Print a journal's epoch, sequence range, snapshot, clients and sizes",
-  usage: "--db PATH [--json]\n\n"
-    + "  --db PATH  the journal file (opened read-only; a leader may be running)\n"
-    + "  --json     one JSON object instead of text, for scripts",
+  usage: "--db PATH [--json] [--actions N]\n\n"
+    + "  --db PATH    the journal file (opened read-only; a leader may be running)\n"
+    + "  --json       one JSON object instead of text, for scripts\n"
+    + "  --actions N  also list the latest N actions kept: sequence, tag, sender (client id\n"
+    + "               and number) and the name of the CURVE key that sent it (the audit\n"
+    + "               trail; empty for the leader's own actions and without keys)",
   run: { words in
     var arguments = try CommandLineArguments(words, flags: ["json"])
     let path = try journalPath(&arguments)
     let json = arguments.flag("json")
+    let actionCount = try arguments.integer("actions", default: 0, in: 0...1_000_000)
     try arguments.finish()
     let journal = try readJournal(at: path)
     let stats = try journal.stats()
+    let actions = try journal.recentActions(actionCount)
     let schema = snapshotSchema(try journal.latestSnapshot())
     try writeLine(
       json
-        ? inspectJSON(path: path, stats, schema: schema)
-        : inspectText(path: path, stats, schema: schema))
+        ? inspectJSON(
+          path: path, stats, schema: schema, actions: actionCount > 0 ? actions : nil)
+        : inspectText(path: path, stats, schema: schema) + actionLines(actions))
   }
 )
+
+/// The text lines of the listed actions, after a blank line.
+func actionLines(_ actions: [Journal.RecordedAction]) -> String {
+  guard !actions.isEmpty else { return "" }
+  return "\n\nactions\n"
+    + actions.map { action in
+      "  #\(action.sequence) \(action.tag) from \(action.origin)"
+        + (action.origin.key.isEmpty ? "" : " key \(action.origin.key)")
+    }.joined(separator: "\n")
+}
 
 /// The human-readable report.
 func inspectText(
@@ -70,10 +86,9 @@ func inspectText(
 
 /// The JSON report: one object, sizes in bytes, the epoch and hash as 16 hex digits.
 func inspectJSON(
-  path: String, _ stats: JournalStats, schema: SnapshotSchema = .none
-)
-  -> String
-{
+  path: String, _ stats: JournalStats, schema: SnapshotSchema = .none,
+  actions: [Journal.RecordedAction]? = nil
+) -> String {
   let snapshot =
     stats.snapshotSequence.map { sequence in
       JournalOutput.object([
@@ -82,7 +97,17 @@ func inspectJSON(
         ("bytes", JournalOutput.number(stats.snapshotBytes)),
       ])
     } ?? "null"
-  return JournalOutput.object([
+  let listed = actions.map { actions in
+    "["
+      + actions.map { action in
+        JournalOutput.object([
+          ("sequence", "\(action.sequence)"), ("tag", JournalOutput.json(action.tag)),
+          ("client", JournalOutput.json(action.origin.client)),
+          ("number", "\(action.origin.number)"), ("key", JournalOutput.json(action.origin.key)),
+        ])
+      }.joined(separator: ",") + "]"
+  }
+  var members: [(String, String)] = [
     ("path", JournalOutput.json(path)),
     ("formatVersion", "\(stats.formatVersion)"),
     ("epoch", JournalOutput.json("\(stats.epoch)")),
@@ -104,7 +129,9 @@ func inspectJSON(
     ("pageSize", "\(stats.pageSize)"),
     ("pageCount", "\(stats.pageCount)"),
     ("freePages", "\(stats.freePages)"),
-  ])
+  ]
+  if let listed { members.append(("actions", listed)) }
+  return JournalOutput.object(members)
 }
 
 /// The schema recorded with a journal's latest snapshot.

@@ -21,6 +21,10 @@ final class FollowerEngine<Model: ReplicaModel> {
   var onJoined: ((Result<Store<State>, FollowerError>) -> Void)?
   var dealer: Socket?
   var subscriber: Socket?
+  /// The monitor of the control connection's handshake (see `FollowerEngine+Authentication`).
+  var dealerMonitor: Monitor?
+  /// What the control connection's handshake events mean.
+  var handshakeWatch: HandshakeWatch
   var nextDelay: Duration
   var stopped = false
   /// Why the follower stopped, once it has.
@@ -55,6 +59,8 @@ final class FollowerEngine<Model: ReplicaModel> {
     self.shared = shared
     self.log = TandemLogger(label: "follower[\(configuration.clientID)]")
     self.nextDelay = configuration.reconnectDelay
+    self.handshakeWatch = HandshakeWatch(
+      leader: configuration.leader, security: configuration.security)
     // The loop's handlers and timers hold the engine weakly: a follower released without
     // `stop()` lets its engine go on the loop thread after stopping it, and the loop's last
     // turn may still fire a timer then.
@@ -71,6 +77,8 @@ final class FollowerEngine<Model: ReplicaModel> {
     do {
       let dealer = try scope.makeSocket(.dealer)
       try dealer.set(.linger, .zero)
+      try configuration.security?.apply(to: dealer)
+      watchHandshakes(of: dealer)
       // A routing id of this connection's own, which ZeroMQ's automatic reconnects keep: the
       // leader then goes on accepting this connection's actions (it owns the client id).
       try dealer.set(.routingID, Self.connectionRoutingID())
@@ -103,6 +111,7 @@ final class FollowerEngine<Model: ReplicaModel> {
       }
       let subscriber = try scope.makeSocket(.sub)
       try subscriber.set(.linger, .zero)
+      try configuration.security?.apply(to: subscriber)
       try subscriber.set(.receiveHighWaterMark, configuration.updatesHighWaterMark)
       try subscriber.subscribe(to: "")
       try subscriber.connect(endpoint)
@@ -183,6 +192,11 @@ final class FollowerEngine<Model: ReplicaModel> {
   }
 
   private func closeSockets() {
+    if let dealerMonitor {
+      scope.unregister(dealerMonitor.socket)
+      dealerMonitor.stop()
+      self.dealerMonitor = nil
+    }
     for socket in [dealer, subscriber].compactMap({ $0 }) {
       scope.unregister(socket)
       socket.close()

@@ -20,6 +20,8 @@ struct LeaderCounters {
   var commitFailures = 0
   var journalSnapshots = 0
   var journalCatchUps = 0
+  /// Requests and dispatches refused because the caller's key may not make them.
+  var unauthorized = 0
   /// Rejected actions by rejection code, dropped messages by reason, refused HELLOs by reason
   /// (`version`, `fingerprint`): for the metrics, not in `STATS`.
   var rejectedByReason: [String: Int] = [:]
@@ -38,7 +40,7 @@ struct LeaderCounters {
       "supersededDispatches": supersededDispatches, "supersededHellos": supersededHellos,
       "commits": commits,
       "commitFailures": commitFailures, "journalSnapshots": journalSnapshots,
-      "journalCatchUps": journalCatchUps,
+      "journalCatchUps": journalCatchUps, "unauthorized": unauthorized,
     ]
   }
 }

@@ -20,8 +20,8 @@ extension LeaderEngine {
         let result = apply(forwarded, origin: origin)
         var ledger = history
         core.applied(
-          forwarded, from: connection, quietly: quietly, result: result, ledger: &ledger,
-          into: &effects)
+          forwarded, from: connection, key: origin.key, quietly: quietly, result: result,
+          ledger: &ledger, into: &effects)
       case .publish(let message):
         let frames = message.frames
         send(frames, on: updates)
@@ -41,6 +41,15 @@ extension LeaderEngine {
         var encoder = StateEncoder()
         let document = (try? encoder.encode(statistics()).canonicalBytes()) ?? Frame()
         send(.stats(document: document), to: connection)
+      case .reloadKeys(let connection):
+        switch reloadKeys() {
+        case .success(let result):
+          send(.keys(count: UInt64(result.count), removed: result.removed), to: connection)
+        case .failure(let error):
+          send(
+            .error(code: .malformed, message: "the key store was kept as it was: \(error)"),
+            to: connection)
+        }
       case .log(let level, let message, let rateLimited):
         write(message, at: level, rateLimited: rateLimited)
       case .count(let event):
@@ -110,6 +119,7 @@ extension LeaderCounters {
     case .journalCatchUp: journalCatchUps += 1
     case .deltasPublished(let count): deltasPublished += count
     case .commitFailure: commitFailures += 1
+    case .unauthorized: unauthorized += 1
     }
   }
 }

@@ -10,7 +10,7 @@ extension LeaderEngine {
   func requestsArrived() {
     var handled = 0
     let now = ContinuousClock.now
-    while handled < 10_000, let parts = receiveRequest() {
+    while handled < 10_000, let (parts, userID) = receiveRequest() {
       handled += 1
       guard parts.count >= 2 else {
         counters.malformedRequests += 1
@@ -31,20 +31,35 @@ extension LeaderEngine {
       if case .dispatch = request, oldestUnpublished == nil { oldestUnpublished = .now }
       if case .dispatchQuietly = request, oldestUnpublished == nil { oldestUnpublished = .now }
       var ledger = history
-      core.receive(request, from: routingID, now: now, ledger: &ledger, into: &effects)
+      core.receive(
+        request, from: routingID, caller: caller(userID), now: now, ledger: &ledger,
+        into: &effects)
       perform()
     }
     flush()
   }
 
-  private func receiveRequest() -> [Frame]? {
+  /// The next request's frames, with the name of the key its connection authenticated with
+  /// (with CURVE keys).
+  private func receiveRequest() -> (parts: [Frame], userID: String?)? {
     do {
-      return try control.receiveParts(wait: .nonBlocking)
+      guard keyRing != nil else {
+        return try control.receiveParts(wait: .nonBlocking).map { ($0, nil) }
+      }
+      return try control.receivePartsWithUserID(wait: .nonBlocking)
     } catch {
       counters.malformedRequests += 1
       log.error("control socket receive failed: \(error)")
       return nil
     }
+  }
+
+  /// Who sent a request whose connection authenticated as `userID`: nobody in plain mode,
+  /// else the key of that name with what the key store grants it now.
+  private func caller(_ userID: String?) -> Caller {
+    guard let keyRing else { return .open }
+    let name = userID ?? ""
+    return .key(name: name, grant: name.isEmpty ? nil : keyRing.grant(named: name))
   }
 
   /// Decodes, validates and dispatches one action; the sequence it took effect at, or why not

@@ -22,6 +22,9 @@ extension LeaderEngine {
           lastSeenMillisecondsAgo: Int(elapsed.milliseconds),
           lag: published.sequence > record.sequence ? published.sequence - record.sequence : 0)
       },
-      clients: Array(clients), clientCount: entries.count, degraded: journalRefusal?.summary)
+      clients: Array(clients), clientCount: entries.count, degraded: journalRefusal?.summary,
+      security: LeaderStatistics.Security(
+        mode: keyRing == nil ? "plain" : "curve", keys: keyRing?.count ?? 0,
+        handshakeFailures: handshakeFailures.byReason))
   }
 }

@@ -14,16 +14,25 @@ final class LeaderEngine<State: Codable & Sendable> {
   let history: LeaderHistory<State>
   let configuration: LeaderConfiguration
   let fingerprint: String
+  /// The updates (XPUB) and control (ROUTER) sockets; made anew, at the endpoints they bound,
+  /// to cut every connection when keys are revoked.
+  var updates: Socket
+  var control: Socket
+  /// The endpoints the two sockets bound, with their real ports.
+  var boundEndpoints: (updates: Endpoint, control: Endpoint)
   /// The state type's schema as canonical JSON, recorded with each journal snapshot.
   let stateSchema: [UInt8]
-  let updates: Socket
-  let control: Socket
   let controlEndpoint: String
   let updatesEndpoint: String
   /// The durable history, when durability is not `off`.
   let journal: Journal?
   let log: TandemLogger
-  private let scope: LoopScope
+  let scope: LoopScope
+  /// The client keys, with CURVE keys (`nil` in plain mode).
+  let keyRing: KeyRing?
+  /// The monitors of the two sockets' handshake failures.
+  var monitors: [Monitor] = []
+  var handshakeFailures = HandshakeFailures()
 
   /// The protocol's rules and their bookkeeping: the followers and the owners of client ids,
   /// the backlog, the committed sequence and the replies held for the batch.
@@ -61,10 +70,11 @@ final class LeaderEngine<State: Codable & Sendable> {
   init(
     scope: LoopScope, store: Store<State>, registry: ActionRegistry,
     history: LeaderHistory<State>, differ: LeaderDiffer, configuration: LeaderConfiguration,
-    fingerprint: String, schema: ApplicationSchema,
+    fingerprint: String, schema: ApplicationSchema, keyRing: KeyRing?,
     journal: Journal?, recentDeltas: [Delta]
   ) throws {
     self.scope = scope
+    self.keyRing = keyRing
     self.store = store
     self.registry = registry
     self.history = history
@@ -78,23 +88,19 @@ final class LeaderEngine<State: Codable & Sendable> {
       ((sequence: $0.sequence, ledger: $0.ledger), $0.state)
     }
 
-    updates = try scope.makeSocket(.xpub)
-    try updates.set(.xpubVerbose, true)
-    try updates.set(.sendHighWaterMark, configuration.updatesHighWaterMark)
-    try updates.set(.linger, .zero)
+    let (updates, updatesMonitor) = try Self.makeUpdatesSocket(scope, configuration)
     try updates.bind(configuration.updates)
     let boundUpdates = try updates.lastEndpoint
     updatesEndpoint = configuration.advertisedUpdates ?? boundUpdates.description
 
-    control = try scope.makeSocket(.router)
-    try control.set(.routerMandatory, true)
-    // A follower's control connection keeps its routing id when ZeroMQ reconnects it, and the
-    // reconnected one replaces the old (which may not have been seen to break yet).
-    try control.set(.routerHandover, true)
-    try control.set(.maxMessageSize, Int64(configuration.maxMessageSize))
-    try control.set(.linger, .zero)
+    let (control, controlMonitor) = try Self.makeControlSocket(scope, configuration)
     try control.bind(configuration.control)
-    controlEndpoint = (try control.lastEndpoint).description
+    let boundControl = try control.lastEndpoint
+    controlEndpoint = boundControl.description
+    self.updates = updates
+    self.control = control
+    boundEndpoints = (boundUpdates, boundControl)
+    monitors = [updatesMonitor, controlMonitor]
 
     var rules = LeaderProtocol.Configuration(
       fingerprint: fingerprint,
@@ -109,8 +115,7 @@ final class LeaderEngine<State: Codable & Sendable> {
       recentDeltas: recentDeltas)
     effects.reserveCapacity(256)
 
-    scope.register(updates) { [unowned self] _ in self.subscriptionsArrived() }
-    scope.register(control) { [unowned self] _ in self.requestsArrived() }
+    registerSockets()
     heartbeatTimer = scope.schedule(every: configuration.heartbeatInterval) { [unowned self] in
       self.sendHeartbeat()
     }
@@ -273,6 +278,10 @@ final class LeaderEngine<State: Codable & Sendable> {
   func stop() {
     scope.unregister(control)
     scope.unregister(updates)
+    for monitor in monitors {
+      scope.unregister(monitor.socket)
+      monitor.stop()
+    }
     if let heartbeatTimer { scope.cancel(heartbeatTimer) }
     store.setReductionObserver(nil)
     flush()
@@ -335,6 +344,42 @@ final class LeaderEngine<State: Codable & Sendable> {
     messages.append(Message(frames[frames.count - 1]) { queued.release(size, for: routingID) })
     countingDrops { () throws(ZMQError) in try control.send(messages: messages, wait: .nonBlocking)
     }
+  }
+
+  /// Has the loop call the engine when the sockets or their monitors are readable.
+  func registerSockets() {
+    scope.register(updates) { [unowned self] _ in self.subscriptionsArrived() }
+    scope.register(control) { [unowned self] _ in self.requestsArrived() }
+    for monitor in monitors {
+      scope.register(monitor.socket) { [unowned self] _ in self.monitorEventsArrived(monitor) }
+    }
+  }
+
+  /// A new updates socket (XPUB) and its monitor, not bound yet.
+  static func makeUpdatesSocket(
+    _ scope: LoopScope, _ configuration: LeaderConfiguration
+  ) throws(ZMQError) -> (Socket, Monitor) {
+    let updates = try scope.makeSocket(.xpub)
+    try secure(updates, with: configuration.security)
+    try updates.set(.xpubVerbose, true)
+    try updates.set(.sendHighWaterMark, configuration.updatesHighWaterMark)
+    try updates.set(.linger, .zero)
+    return (updates, try updates.monitor(.handshakeFailed))
+  }
+
+  /// A new control socket (ROUTER) and its monitor, not bound yet.
+  static func makeControlSocket(
+    _ scope: LoopScope, _ configuration: LeaderConfiguration
+  ) throws(ZMQError) -> (Socket, Monitor) {
+    let control = try scope.makeSocket(.router)
+    try secure(control, with: configuration.security)
+    try control.set(.routerMandatory, true)
+    // A follower's control connection keeps its routing id when ZeroMQ reconnects it, and the
+    // reconnected one replaces the old (which may not have been seen to break yet).
+    try control.set(.routerHandover, true)
+    try control.set(.maxMessageSize, Int64(configuration.maxMessageSize))
+    try control.set(.linger, .zero)
+    return (control, try control.monitor(.handshakeFailed))
   }
 
   /// Subscription messages on the updates socket: a new subscriber gets a heartbeat at once,

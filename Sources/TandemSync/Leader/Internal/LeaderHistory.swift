@@ -33,7 +33,8 @@ final class LeaderHistory<State: Sendable>: Sendable {
       sequence += 1
       unpublished.append(AppliedAction(origin: origin, tag: tag))
       if !origin.isLeader {
-        ledger.recordApplied(client: origin.client, number: origin.number, sequence: sequence)
+        ledger.recordApplied(
+          client: origin.client, number: origin.number, sequence: sequence, key: origin.key)
         changedClients.insert(origin.client)
       }
       return unpublished.count == 1
@@ -89,21 +90,21 @@ final class LeaderHistory<State: Sendable>: Sendable {
     contents.withLock { contents in
       contents.ledger.recordRejected(
         client: origin.client, number: origin.number, now: contents.sequence,
-        rejection: rejection)
+        rejection: rejection, key: origin.key)
       contents.changedClients.insert(origin.client)
     }
   }
 
   /// Answers a `HELLO` of `client` from a process handed `generation` (see
-  /// ``ClientLedger/hello(client:generation:now:fresh:)``); a new owner is journaled with the
-  /// next batch.
-  func hello(client: String, generation: UInt64) -> ClientLedger.Greeting {
+  /// ``ClientLedger/hello(client:generation:now:fresh:key:)``); a new owner, or a client id
+  /// newly bound to `key`, is journaled with the next batch.
+  func hello(client: String, generation: UInt64, key: String) -> ClientLedger.Greeting {
     let fresh = UInt64.random(in: 1...(1 << 32))
     return contents.withLock { contents in
-      let before = contents.ledger.entries[client]?.generation
+      let before = contents.ledger.entries[client]
       let greeting = contents.ledger.hello(
-        client: client, generation: generation, now: contents.sequence, fresh: fresh)
-      if contents.ledger.entries[client]?.generation != before {
+        client: client, generation: generation, now: contents.sequence, fresh: fresh, key: key)
+      if contents.ledger.entries[client] != before {
         contents.changedClients.insert(client)
       }
       return greeting
@@ -111,10 +112,17 @@ final class LeaderHistory<State: Sendable>: Sendable {
   }
 
   /// The verdict for a forwarded action, once its sender is known to own its client id (see
-  /// ``ClientLedger/judge(_:now:)``), or the owner's generation when another process took the
-  /// id over. One lock for both, on the path of every action.
-  func judge(_ forwarded: ForwardedAction) -> ClientLedger.Judgement {
-    contents.withLock { $0.ledger.judge(forwarded, now: $0.sequence) }
+  /// ``ClientLedger/judge(_:now:key:)``), or the owner's generation when another process took
+  /// the id over, or the owner's key when another key holds it. One lock for all, on the path of
+  /// every action.
+  func judge(_ forwarded: ForwardedAction, key: String) -> ClientLedger.Judgement {
+    contents.withLock { $0.ledger.judge(forwarded, now: $0.sequence, key: key) }
+  }
+
+  /// The key `client` is bound to when it is another than `key` (no lock without a key).
+  func owner(of client: String, otherThan key: String) -> String? {
+    guard !key.isEmpty else { return nil }
+    return contents.withLock { $0.ledger.owner(of: client, otherThan: key) }
   }
 
   /// The client's last number and the ledger's forgotten-through, for its `WELCOME`.

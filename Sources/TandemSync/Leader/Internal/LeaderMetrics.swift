@@ -107,6 +107,14 @@ enum LeaderMetrics {
       byReason(
         "handshake_failures", "HELLOs refused, by reason (version, fingerprint, schema).",
         counters.handshakeFailures),
+      byReason(
+        "connection_handshake_failures",
+        "ZMTP and CURVE handshakes that failed, by reason (unknown-key, mechanism-mismatch, "
+          + "cryptographic, no-detail, ...).",
+        statistics.security?.handshakeFailures ?? [:]),
+      counter(
+        "unauthorized_requests", "Requests and dispatches a key's role did not allow.",
+        counters.unauthorized),
       .value(
         "tandem_leader_followers", help: "Followers heard from within the last minute.",
         kind: .gauge, Double(statistics.followers.count)),
