@@ -40,6 +40,11 @@ public struct ClientLedger: Sendable, Equatable, Codable {
     /// The generation of the process that owns the client id: the one the latest `HELLO` that
     /// took the id over was handed (0 when no process said `HELLO` for it).
     public var generation: UInt64 = 0
+    /// The generation the owner said `HELLO` with when the ledger did not record it and handed
+    /// it ``generation`` instead (0 for none): that `HELLO` said again is the owner's. Kept in
+    /// memory only (not journaled, not compared): after a restart such a `HELLO` is refused as
+    /// superseded, which stops the process rather than mix two numberings.
+    public var renewedFrom: UInt64 = 0
     /// The name of the key the client id is bound to: the first authenticated key that used
     /// it (said `HELLO` or dispatched for it). Another key cannot use the id. Empty while no
     /// key used it (a leader without CURVE keys binds none).
@@ -74,6 +79,20 @@ public struct ClientLedger: Sendable, Equatable, Codable {
       rejections = try container.decode([UInt64: Rejection].self, forKey: .rejections)
       rejectedRuns =
         try container.decodeIfPresent([RejectedRun].self, forKey: .rejectedRuns) ?? []
+    }
+
+    /// Entries are equal when what the journal keeps of them is (``renewedFrom`` aside).
+    public static func == (left: Entry, right: Entry) -> Bool {
+      var right = right
+      right.renewedFrom = left.renewedFrom
+      return left.isEqual(to: right)
+    }
+
+    private func isEqual(to other: Entry) -> Bool {
+      lastNumber == other.lastNumber && lastSequence == other.lastSequence
+        && lastActive == other.lastActive && rejections == other.rejections
+        && rejectedRuns == other.rejectedRuns && generation == other.generation
+        && key == other.key && renewedFrom == other.renewedFrom
     }
 
     /// The rejection the ledger keeps for `number`, alone or in a run.
@@ -193,11 +212,13 @@ public struct ClientLedger: Sendable, Equatable, Codable {
   /// - the process that owns the id keeps it (`generation` is the ledger's);
   /// - a process handed an older generation than the ledger's was taken over, and is refused;
   /// - a generation above the ledger's is one this ledger did not hand or no longer records (it
-  ///   lost the `HELLO` that handed it with the end of a journal, or the process was welcomed in
-  ///   another history): the ledger cannot tell that process from another one that holds such a
-  ///   generation too (two processes started with one client id while a leader without its
-  ///   ledger restarted), so it hands it a new generation above both, and the process owns the
-  ///   id from now on, as a new process would;
+  ///   lost the `HELLO` with the end of a journal, or the process was welcomed in another
+  ///   history): the ledger cannot tell that process from another one holding such a generation
+  ///   too (two processes started with one client id while a leader without its ledger
+  ///   restarted), so it hands it a new generation above both, and the process owns the id
+  ///   from now on, as a new process would. The ledger remembers which generation it renewed
+  ///   (``Entry/renewedFrom``, not journaled): the same `HELLO` said again before its `WELCOME`
+  ///   arrived (a lost reply, a reconnect) is welcomed under the new one;
   /// - a new process takes the id over under the ledger's generation plus `fresh`. The random
   ///   step keeps the generations of two ledgers apart (a leader that started a new history
   ///   hands out generations a returning process may also hold from the old one): two
@@ -215,11 +236,16 @@ public struct ClientLedger: Sendable, Equatable, Codable {
     if let owner = owner(of: client, otherThan: key) { return .unauthorized(owner: owner) }
     bind(client, to: key)
     let current = entries[client]?.generation ?? 0
+    // The same process again, before the WELCOME that renewed its generation reached it.
+    if generation != 0, let entry = entries[client], entry.renewedFrom == generation {
+      return .welcome(generation: current)
+    }
     if generation != 0 && generation < current { return .superseded(current: current) }
     if generation != 0 && generation == current { return .welcome(generation: generation) }
     let (stepped, overflow) = max(current, generation).addingReportingOverflow(max(fresh, 1))
     let owner = overflow ? UInt64.max : stepped
     own(client, generation: owner, now: now, key: key)
+    entries[client]?.renewedFrom = generation
     return .welcome(generation: owner)
   }
 

@@ -124,12 +124,18 @@ struct ClientOwnershipTests {
 
   /// Two processes started with one client id, and a leader restarted without its ledger: each
   /// holds a generation of another history. Whichever says `HELLO` first gets a new one above
-  /// its own; the other, holding a lower one, is refused, or, holding a higher one, gets a new
-  /// generation above it and takes the id over. Either way one process owns the id, and its
-  /// numbers are never judged against the other's.
+  /// its own (and its `HELLO` said again before the `WELCOME` arrived is still its own); the
+  /// other, holding a lower one, is refused, or, holding a higher one, gets a new generation
+  /// above it and takes the id over. Either way one process owns the id, and its numbers are
+  /// never judged against the other's.
   @Test(arguments: [(first: 9, second: 4), (first: 4, second: 20)] as [(UInt64, UInt64)])
   func twoProcessesWithGenerationsOfAnotherHistory(first: UInt64, second: UInt64) {
     var ledger = ClientLedger()
+    let unheard = ForwardedAction(client: "c", number: 1, generation: second, tag: "t", payload: [])
+    #expect(ledger.judge(unheard, now: 0) == .verdict(.unknownSender))
+    #expect(
+      ledger.hello(client: "c", generation: first, now: 0, fresh: 5)
+        == .welcome(generation: first + 5))
     #expect(
       ledger.hello(client: "c", generation: first, now: 0, fresh: 5)
         == .welcome(generation: first + 5))
@@ -138,10 +144,12 @@ struct ClientOwnershipTests {
       #expect(greeting == .superseded(current: first + 5))
     } else {
       #expect(greeting == .welcome(generation: second + 5))
+      // Now the first process's HELLO, said again, is a process taken over.
+      #expect(
+        ledger.hello(client: "c", generation: first, now: 0, fresh: 5)
+          == .superseded(current: second + 5))
     }
-    // A dispatch under a generation the ledger never handed is not judged by its number.
-    let action = ForwardedAction(client: "c", number: 1, generation: second, tag: "t", payload: [])
-    #expect(ledger.judge(action, now: 0) != .verdict(.apply))
+    #expect(ledger.judge(unheard, now: 0) != .verdict(.apply))
   }
 
   /// A sender with a generation whose client id the ledger holds nothing of (it forgot the
