@@ -38,6 +38,13 @@ struct HandshakeWatch {
           + "--leader-key"
         : "the leader at \(leader) requires CURVE keys: give a key pair and the leader's public "
           + "key (--key FILE --leader-key KEY)"
+    case .handshakeFailedNoDetail where security == nil:
+      // A plain leader never closes a plain handshake; a keyed one closes it, and which side
+      // sees the mechanism mismatch first is a race: often the follower only sees the close.
+      failuresInARow += 1
+      guard failuresInARow >= Self.failuresTolerated else { return nil }
+      return "the leader at \(leader) closed \(failuresInARow) handshakes in a row: it requires "
+        + "CURVE keys; give a key pair and the leader's public key (--key FILE --leader-key KEY)"
     case .handshakeFailedProtocol where security != nil,
       .handshakeFailedNoDetail where security != nil:
       failuresInARow += 1
