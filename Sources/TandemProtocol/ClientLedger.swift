@@ -83,16 +83,10 @@ public struct ClientLedger: Sendable, Equatable, Codable {
 
     /// Entries are equal when what the journal keeps of them is (``renewedFrom`` aside).
     public static func == (left: Entry, right: Entry) -> Bool {
-      var right = right
-      right.renewedFrom = left.renewedFrom
-      return left.isEqual(to: right)
-    }
-
-    private func isEqual(to other: Entry) -> Bool {
-      lastNumber == other.lastNumber && lastSequence == other.lastSequence
-        && lastActive == other.lastActive && rejections == other.rejections
-        && rejectedRuns == other.rejectedRuns && generation == other.generation
-        && key == other.key && renewedFrom == other.renewedFrom
+      left.lastNumber == right.lastNumber && left.lastSequence == right.lastSequence
+        && left.lastActive == right.lastActive && left.rejections == right.rejections
+        && left.rejectedRuns == right.rejectedRuns && left.generation == right.generation
+        && left.key == right.key
     }
 
     /// The rejection the ledger keeps for `number`, alone or in a run.

@@ -201,7 +201,7 @@ final class SimulatedFollower {
     world.closeSockets(of: self)
     world.trace("p\(id) stopped: \(cause)")
     if case .refused(.superseded, _) = cause { world.report.count("followers told superseded") }
-    for (effect) in core.stop() {
+    for effect in core.stop() {
       if case .settle(let receipt, let result) = effect { settle(receipt, result) }
     }
   }

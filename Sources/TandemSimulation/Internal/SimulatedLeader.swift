@@ -37,14 +37,13 @@ final class SimulatedLeader {
     self.incarnation = incarnation
     self.updatesEndpoint = updatesEndpoint
     let settings = world.configuration
-    let configuration = LeaderProtocol.Configuration(
+    var configuration = LeaderProtocol.Configuration(
       fingerprint: Simulation.fingerprint,
       heartbeatMilliseconds: UInt64(settings.heartbeatMilliseconds),
       updatesEndpoint: updatesEndpoint, limits: .standard,
       maximumCatchUpBytes: settings.maximumCatchUpBytes, hasJournal: settings.journal,
       maximumFollowers: 64, backlogCount: settings.backlogCount, backlogBytes: 1 << 20)
-    var withSilence = configuration
-    withSilence.followerSilenceLimit = .milliseconds(
+    configuration.followerSilenceLimit = .milliseconds(
       settings.leaderForgetsFollowersAfterMilliseconds)
     let emptyLedger = ClientLedger(
       idleLimit: settings.ledgerIdleLimit, maximumClients: settings.ledgerMaximumClients)
@@ -53,7 +52,7 @@ final class SimulatedLeader {
     ledger.maximumClients = settings.ledgerMaximumClients
     let sequence = commit?.sequence ?? 0
     core = LeaderProtocol(
-      epoch: epoch, sequence: sequence, configuration: withSilence,
+      epoch: epoch, sequence: sequence, configuration: configuration,
       recentDeltas: Array(recentDeltas.suffix(settings.backlogCount)))
     self.ledger = SimulatedLedger(
       ledger: ledger, sequence: sequence, random: SimulationRandom(seed: world.random.next()),
