@@ -156,6 +156,14 @@ let package = Package(
       dependencies: ["CounterVersions", "Tandem", "TandemSync", "CommandLineKit"],
       path: "Tests/RollingUpgradeHelper"
     ),
+    // A private PostgreSQL cluster per test run, a database per test: for the tests of the
+    // PostgreSQL journal and lease, here and in other test targets.
+    .target(
+      name: "PostgresTestSupport", dependencies: ["TandemJournal"],
+      path: "Tests/PostgresTestSupport"),
+    .testTarget(
+      name: "PostgresJournalTests",
+      dependencies: ["PostgresTestSupport", "TandemJournal", "TandemProtocol"]),
     .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
     // A stand-in for swift-log's `Logging` module (SwiftPM cannot fetch packages here), and
     // tests that it and TandemSync are imported together and bridged.
