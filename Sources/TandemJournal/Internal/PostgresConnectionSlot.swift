@@ -27,17 +27,29 @@ final class PostgresConnectionSlot: @unchecked Sendable {
   func use<T: Sendable>(
     _ body: (PostgresConnection, _ reopened: Bool) throws(PostgresError) -> T
   ) throws(PostgresError) -> T {
-    try lock.withLock { _ throws(PostgresError) -> T in
+    try use(wrap: { $0 }, body)
+  }
+
+  /// ``use(_:)`` for a body that throws `E`; failures to reconnect become `E` through `wrap`.
+  func use<T: Sendable, E: Error>(
+    wrap: (PostgresError) -> E,
+    _ body: (PostgresConnection, _ reopened: Bool) throws(E) -> T
+  ) throws(E) -> T {
+    try lock.withLock { _ throws(E) -> T in
       var reopened = false
       if connection?.isOpen != true {
         connection = nil
-        let fresh = try PostgresConnection(location)
-        try prepare(fresh)
-        connection = fresh
+        do throws(PostgresError) {
+          let fresh = try PostgresConnection(location)
+          try prepare(fresh)
+          connection = fresh
+        } catch {
+          throw wrap(error)
+        }
         reopened = true
       }
       guard let connection else { preconditionFailure("the slot was just filled") }
-      do throws(PostgresError) {
+      do throws(E) {
         return try body(connection, reopened)
       } catch {
         if !connection.isOpen { self.connection = nil }
