@@ -5,9 +5,10 @@ import TandemSync
 /// `tandem journal <command>`: look into, check, compact and back up a leader's journal file.
 let journalCommands = CommandGroup(
   name: "tandem journal",
-  summary: "Inspect, verify, compact and back up a leader's journal (an SQLite file).",
+  summary: "Inspect, verify, compact, back up and salvage a leader's journal (an SQLite file).",
   commands: [
     journalInspectCommand, journalVerifyCommand, journalCompactCommand, journalBackupCommand,
+    journalSalvageCommand,
   ],
   exitStatuses: """
     Exit status:
@@ -21,7 +22,7 @@ let journalCommands = CommandGroup(
 
 let journalCommand = Command(
   name: "journal",
-  summary: "Inspect, verify, compact or back up a leader's journal",
+  summary: "Inspect, verify, compact, back up or salvage a leader's journal",
   subcommands: journalCommands
 )
 
