@@ -105,9 +105,7 @@ extension Journal {
         path: destination, epoch: target.epoch, base: found.snapshot.sequence, kept: kept,
         last: max(found.last, kept), damage: damage)
     } catch {
-      _ = unlink(destination)
-      _ = unlink(destination + "-wal")
-      _ = unlink(destination + "-shm")
+      for suffix in ["", "-wal", "-shm", "-lock"] { _ = unlink(destination + suffix) }
       _ = unlink(HighWaterMarkFile.path(forJournal: destination))
       throw error
     }

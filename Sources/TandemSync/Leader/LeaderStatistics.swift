@@ -54,7 +54,8 @@ public struct LeaderStatistics: Sendable, Equatable, Codable {
   /// `snapshotsEncoded`, `catchUpsServed`, `staleCatchUps`, `actionsApplied`,
   /// `actionsRejected` (every rejection sent, `commit-failed` ones included), `duplicates`,
   /// `outOfOrder`, `malformedRequests`, `repliesDropped`, `commits`, `commitFailures`,
-  /// `unauthorized` (requests and dispatches a key's role did not allow).
+  /// `unauthorized` (requests and dispatches a key's role did not allow), `deltasUnpublished`
+  /// (deltas too large for one update message, which followers fetch by catch-up).
   public var counters: [String: Int]
   /// The followers heard from recently (said `HELLO`, heard from within a minute).
   public var followers: [Follower]
