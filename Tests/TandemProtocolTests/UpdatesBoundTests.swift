@@ -45,13 +45,13 @@ struct UpdatesBoundTests {
   @Test("deltas are grouped only as far as a message stays within the bound")
   func grouping() {
     var fixture = F(updates: Self.small)
+    // Each costs 1,170 bytes (head, patch, two frames), the header 214: three fit in 4 KiB.
     let deltas = (1...5).map { F.delta(UInt64($0), bytes: 1000) }
     let effects = fixture.committed(sequence: 5, deltas: deltas)
     #expect(
       effects.actions == [
-        .publish(.deltas(F.epoch, Array(deltas[0..<2]))),
-        .publish(.deltas(F.epoch, Array(deltas[2..<4]))),
-        .publish(.delta(F.epoch, deltas[4])),
+        .publish(.deltas(F.epoch, Array(deltas[0..<3]))),
+        .publish(.deltas(F.epoch, Array(deltas[3..<5]))),
       ])
     for case .publish(let message) in effects {
       #expect(Self.cost(message) <= Self.small.messageBytes)

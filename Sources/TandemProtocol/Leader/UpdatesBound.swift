@@ -56,11 +56,14 @@ package struct UpdatesBound: Sendable, Equatable {
   /// epoch, and the count of `DELTAS`).
   package static let headerCost = cost(frames: 3, bytes: 6 + 8 + 8)
 
-  /// What one delta's frames cost in a `DELTA` or `DELTAS` message.
+  /// What one delta's frames cost in a `DELTA` or `DELTAS` message: its head (see
+  /// `DeltaHead`) and its patch.
   package static func cost(of delta: Delta) -> Int {
-    var bytes = 8 + 8 + delta.patch.count
+    var bytes = DeltaHead.fixedBytes + delta.patch.count
     for action in delta.actions {
-      bytes += action.origin.client.utf8.count + 8 + 8 + action.tag.utf8.count
+      bytes +=
+        DeltaHead.recordHeaderBytes + action.origin.client.utf8.count
+        + action.origin.key.utf8.count + action.tag.utf8.count
     }
     return cost(frames: delta.frameCount, bytes: bytes)
   }
