@@ -76,6 +76,18 @@ struct LeadershipTests {
     #expect(!leader.mayAcknowledge(now: t0))
   }
 
+  @Test func aLeaseThatCannotBeReadIsReadAgainAfterTheRetryInterval() {
+    var leader = Leadership(configuration: configuration)
+    _ = leader.start(now: t0)
+    #expect(
+      quiet(leader.leaseReadFailed("timeout", now: t0)) == [
+        .watchLease(timeout: .milliseconds(150))
+      ])
+    #expect(leader.phase == .standby)
+    var serving = active()
+    #expect(serving.leaseReadFailed("timeout", now: t0) == [])
+  }
+
   @Test func aWatchThatEndsReadsAgain() {
     var leader = Leadership(configuration: configuration)
     _ = leader.start(now: t0)

@@ -30,6 +30,19 @@ extension Leadership {
     return [.watchLease(timeout: wait)]
   }
 
+  /// The lease could not be read (the arbiter could not be reached): watch, then read again.
+  package mutating func leaseReadFailed(
+    _ error: String, now: ContinuousClock.Instant
+  )
+    -> [LeadershipEffect]
+  {
+    guard phase == .standby else { return [] }
+    return [
+      .log(.error, "could not read the lease (\(error)); trying again"),
+      .watchLease(timeout: configuration.retryInterval),
+    ]
+  }
+
   /// The watch ended (a change, or its timeout): read the lease again.
   package mutating func watchEnded(now: ContinuousClock.Instant) -> [LeadershipEffect] {
     phase == .standby ? [.readLease] : []

@@ -153,10 +153,7 @@ final class FailoverNode {
           : leadership.commitOutcomeUnknown("the arbiter did not answer", now: now))
     case .failed(let request):
       switch request {
-      case .read:
-        world.schedule(
-          .watchEnd(id, incarnation, watch),
-          after: simulated(leadership.configuration.retryInterval))
+      case .read: perform(leadership.leaseReadFailed("the arbiter did not answer", now: now))
       case .acquire: perform(leadership.acquireFailed("the arbiter did not answer", now: now))
       case .renew: perform(leadership.renewFailed("the arbiter did not answer", now: now))
       case .recover: perform(leadership.recoveryFailed("the arbiter did not answer", now: now))
