@@ -20,7 +20,7 @@ package struct FailoverConfiguration: Sendable {
     /// A leader process is cut off from the arbiter (its database connection) for a while,
     /// but not from the clients.
     case cutOff = "cut-off"
-    /// The active leader is asked to hand over (`tandem failover`).
+    /// The active leader is asked to hand over cleanly.
     case handOver = "hand-over"
     /// A client's message to a leader, or a leader's answer, is lost.
     case messageLoss = "message-loss"

@@ -105,7 +105,7 @@ public final class LeaseKeeper: Sendable {
     leadership.withLock { $0.mayAcknowledge(now: .now) }
   }
 
-  /// Asks the active leader to hand over (`tandem failover`); nothing when it does not serve.
+  /// Asks the active leader to hand over cleanly; nothing when it does not serve.
   public func stepDown() {
     loop.execute { [self] _ in step { $0.stepDown(now: .now) } }
   }
