@@ -36,3 +36,19 @@ struct AcknowledgementGateTests {
     await leader.stop()
   }
 }
+
+@Suite("A standby leader's lease in STATS")
+struct LeaseStatisticsTests {
+  @Test(.timeLimit(.minutes(1)))
+  func statisticsCarryTheLeaseTheKeeperReports() async throws {
+    let lease = LeaderStatistics.Lease(
+      role: "active", holder: "a:1:x", control: "tcp://a:5600", fencingEpoch: 4,
+      millisecondsLeft: 900)
+    let leader = try await makeLeader { $0.leaseStatus = { lease } }
+    #expect(try await leader.statistics().lease == lease)
+    await leader.stop()
+    let plain = try await makeLeader()
+    #expect(try await plain.statistics().lease == nil)
+    await plain.stop()
+  }
+}

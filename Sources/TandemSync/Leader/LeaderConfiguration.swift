@@ -89,6 +89,9 @@ public struct LeaderConfiguration: Sendable {
   /// lease keeper answers it (see the Protocol article, "When a leader may acknowledge"); nil
   /// (the default) acknowledges always.
   public var mayAcknowledge: (@Sendable () -> Bool)?
+  /// The leadership lease as `STATS` reports it (a standby leader's ``LeaseKeeper/lease()``);
+  /// nil (the default) for a leader without one.
+  public var leaseStatus: (@Sendable () -> LeaderStatistics.Lease?)?
   /// The leader's CURVE keys and key store; `nil` (the default) runs in plain mode, with no
   /// encryption and no authentication, which the leader's first log line says.
   public var security: LeaderSecurity?

@@ -120,6 +120,16 @@ public final class LeaseKeeper: Sendable {
     }
   }
 
+  /// The lease as `STATS` reports it (what ``LeaderConfiguration/leaseStatus`` asks).
+  public func lease() -> LeaderStatistics.Lease? {
+    let status = status()
+    guard let lease = status.lease else { return nil }
+    let left = status.timeLeft.map { max(0, Int($0 / .milliseconds(1))) } ?? 0
+    return LeaderStatistics.Lease(
+      role: status.role, holder: lease.holder, control: lease.control,
+      fencingEpoch: lease.fencingEpoch, millisecondsLeft: left)
+  }
+
   /// Stops the keeper's thread (after the call in progress); the lease is left to run out.
   public func stop() async {
     await loop.shutdown()
