@@ -2,8 +2,8 @@
 ///
 /// A follower of standby leaders is given all their control endpoints. It joins the first; a
 /// standby answers its `HELLO` with `REDIRECT` to the lease holder, which the follower joins
-/// next (even one it was not given); a leader that goes silent, or a join that stalls, moves it
-/// to the next endpoint given, round the list. Redirects in a row without a join are bounded
+/// next (even one it was not given), or, when the standby names none, tries again; a leader that
+/// goes silent, or a join that stalls, moves it to the next endpoint given, round the list. Redirects in a row without a join are bounded
 /// (two standbys that each name the other, from stale reads, would bounce a follower for ever):
 /// past ``maximumRedirects`` the follower goes round the list instead until it joins.
 package struct LeaderEndpoints: Sendable, Equatable {
@@ -25,14 +25,17 @@ package struct LeaderEndpoints: Sendable, Equatable {
     current = configured[0]
   }
 
-  /// A standby redirected the follower to `control` (empty: no leader known): whether the
-  /// follower follows it; else (or with no endpoint named) it moves to the next one given.
+  /// A standby redirected the follower to `control`: whether the follower follows it (else it
+  /// stays, or moves on). A standby that names no leader (`control` empty) saw the lease free
+  /// or run out, and may be about to take it: the follower tries it again (after its back-off).
+  /// Past ``maximumRedirects`` in a row without a join, it moves to the next endpoint given.
   package mutating func redirected(to control: String) -> Bool {
-    guard !control.isEmpty, redirects < Self.maximumRedirects else {
+    guard redirects < Self.maximumRedirects else {
       advance()
       return false
     }
     redirects += 1
+    guard !control.isEmpty else { return false }
     current = control
     return true
   }

@@ -25,7 +25,7 @@ extension FollowerProtocolTests {
     #expect(core.leaders.redirects == 0)
   }
 
-  @Test func aRedirectNamingNoLeaderTriesTheNextEndpoint() {
+  @Test func aRedirectNamingNoLeaderTriesTheStandbyAgain() {
     var core = FollowerProtocol(
       client: "c", fingerprint: "f", leaders: LeaderEndpoints(["tcp://a:1", "tcp://b:1"]),
       capacity: 10, silenceLimit: .seconds(3), resendAfter: .seconds(1), now: t0)
@@ -33,7 +33,7 @@ extension FollowerProtocolTests {
     let none = ControlReply.redirect(control: "", updates: "", fencingEpoch: 0, holder: "")
     #expect(
       quiet(core.received(none, now: t0)) == [
-        .reconnect(reason: "redirected by a standby leader to tcp://b:1")
+        .reconnect(reason: "redirected by a standby leader to tcp://a:1")
       ])
   }
 

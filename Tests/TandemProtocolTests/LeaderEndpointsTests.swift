@@ -24,8 +24,12 @@ struct LeaderEndpointsTests {
     #expect(leaders.current == "b")
   }
 
-  @Test func aRedirectNamingNoLeaderMovesOn() {
+  @Test func aRedirectNamingNoLeaderTriesTheStandbyAgainThenMovesOn() {
     var leaders = LeaderEndpoints(["a", "b"])
+    for _ in 0..<LeaderEndpoints.maximumRedirects {
+      #expect(leaders.redirected(to: "") == false)
+      #expect(leaders.current == "a")
+    }
     #expect(leaders.redirected(to: "") == false)
     #expect(leaders.current == "b")
   }

@@ -162,7 +162,7 @@ extension FollowerProtocol {
         + "\(fencingEpoch)) serves at \(control)"
       : control.isEmpty
         ? "\(previous) is a standby leader and knows no leader serving; trying "
-          + "\(leaders.current)"
+          + "\(leaders.current)\(leaders.current == previous ? " again" : "")"
         : "\(previous) redirects to \(control) after \(LeaderEndpoints.maximumRedirects) "
           + "redirects without a join; trying \(leaders.current)"
     return [

@@ -60,6 +60,7 @@ final class FailoverClient {
       let previous = leaders.current
       guard from == previous else { return }
       let followed = leaders.redirected(to: control)
+      // Named none: the resend timer tries the same standby again.
       guard leaders.current != previous else { return }
       world.trace("\(name) is redirected from \(previous) to \(leaders.current)")
       // Named a holder: send there now; named none: wait for the resend timer.
