@@ -13,7 +13,8 @@ public struct CommandHelp: Sendable {
       --leader ENDPOINT [--path /json/pointer] [--json] [--count N] [--exit-on-loss]
 
       Joins the leader as a follower and prints each delta as it arrives (a line per action it
-      applies, then its operations), until interrupted (Ctrl-C) or --count deltas were printed.
+      applies, with the name of the CURVE key that sent it when the leader has keys, then its
+      operations), until interrupted (Ctrl-C) or --count deltas were printed.
       A jump in sequence (a resync from a snapshot, or deltas applied as the watch began) is
       shown as a line of its own.
 
@@ -34,7 +35,7 @@ public struct CommandHelp: Sendable {
         --path POINTER      show only patch operations at, inside or above this JSON pointer
                             (RFC 6901, e.g. /counter); deltas touching nothing there are skipped
         --json              one canonical JSON object per line: {"actions":[{"origin":
-                            {"client","number"},"sequence","tag"}],"epoch","patch":[...],
+                            {"client","key","number"},"sequence","tag"}],"epoch","patch":[...],
                             "sequence"}; a resync is {"epoch","event":"resync","from","sequence"}
         --count N           exit after N deltas
         --exit-on-loss      exit with status 69 when the leader is lost or restarts with a

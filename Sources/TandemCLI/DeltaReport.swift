@@ -7,8 +7,8 @@ import TandemSync
 /// optionally only the operations that touch one path.
 ///
 /// ```text
-/// #41 counter.increment from 9c1e...#6
-/// #42 counter.increment from 9c1e...#7
+/// #41 counter.increment from 9c1e...#6 key worker-1
+/// #42 counter.increment from 9c1e...#7 key worker-1
 ///   replace /count 42
 /// ```
 public struct DeltaReport: Sendable {
@@ -49,6 +49,7 @@ public struct DeltaReport: Sendable {
               .object(
                 JSONObject([
                   ("client", .string(action.origin.client)),
+                  ("key", .string(action.origin.key)),
                   ("number", .uint(action.origin.number).normalized),
                 ]))
             ),
@@ -65,6 +66,7 @@ public struct DeltaReport: Sendable {
     }
     var lines = delta.sequencedActions.map { sequence, action in
       "#\(sequence) \(action.tag.isEmpty ? "(untagged)" : action.tag) from \(action.origin)"
+        + (action.origin.key.isEmpty ? "" : " key \(action.origin.key)")
     }
     for operation in operations {
       lines.append("  " + describe(operation))

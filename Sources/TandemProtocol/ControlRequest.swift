@@ -29,7 +29,7 @@ public enum ControlRequest: Sendable, Equatable {
   case reloadKeys
 
   /// The protocol version this code speaks, sent in `HELLO`.
-  public static let version = "TSP/5"
+  public static let version = "TSP/6"
 
   /// The message as ZeroMQ frames.
   public var frames: [Frame] {

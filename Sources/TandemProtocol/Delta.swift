@@ -38,53 +38,37 @@ public struct Delta: Sendable, Equatable {
   }
 
   /// How many frames ``append(to:)`` writes.
-  package var frameCount: Int { 3 + 4 * actions.count }
+  package var frameCount: Int { 2 }
 
-  /// Appends the frames after the epoch: sequence, action count, then origin client, action
-  /// number, the sender's generation and tag of each action, then the patch.
+  /// Appends the frames after the epoch: the head (sequence, action count, each action's
+  /// origin and tag: see `DeltaHead`), then the patch.
   package func append(to frames: inout [Frame]) {
-    frames.append(Frame(bigEndian: sequence))
-    frames.append(Frame(bigEndian: UInt64(actions.count)))
-    for action in actions {
-      frames.append(Frame(utf8: action.origin.client))
-      frames.append(Frame(bigEndian: action.origin.number))
-      frames.append(Frame(bigEndian: action.origin.generation))
-      frames.append(Frame(utf8: action.tag))
-    }
+    frames.append(DeltaHead.frame(of: self))
     frames.append(patch)
   }
 
   /// Reads the frames that ``append(to:)`` writes.
   package init(reading reader: inout FrameReader) throws(ProtocolViolation) {
-    let sequence = try reader.ordinal("sequence")
-    let count = try reader.integer("action count")
-    guard count >= 1, count <= sequence else {
-      throw ProtocolViolation(
-        "\(reader.command): a delta at sequence \(sequence) cannot apply \(count) actions")
-    }
-    guard count <= UInt64(reader.remaining / 4) else {
-      throw ProtocolViolation("\(reader.command): action count \(count) exceeds the frames sent")
-    }
-    var actions: [AppliedAction] = []
-    actions.reserveCapacity(Int(count))
-    // The client ids and tags of several actions repeat: each is decoded once.
-    var recent = RecentStrings()
-    func text(_ field: String) throws(ProtocolViolation) -> String {
-      count == 1 ? try reader.text(field) : try reader.text(field, reusing: &recent)
-    }
-    for _ in 0..<count {
-      let origin = Origin(
-        client: try text("origin"), number: try reader.ordinal("number"),
-        generation: try reader.integer("generation"))
-      actions.append(AppliedAction(origin: origin, tag: try text("tag")))
-    }
+    var recent: RecentStrings? = nil
+    try self.init(reading: &reader, reusing: &recent)
+  }
+
+  /// Reads the frames that ``append(to:)`` writes, decoding texts through `recent` (the client
+  /// ids, key names and tags of consecutive deltas repeat); without one, a delta of several
+  /// actions makes its own.
+  package init(
+    reading reader: inout FrameReader, reusing recent: inout RecentStrings?
+  ) throws(ProtocolViolation) {
+    let head = try reader.bytes("head")
+    let (sequence, actions) = try DeltaHead.read(head, command: reader.command, reusing: &recent)
+      .get()
     self.init(sequence: sequence, actions: actions, patch: try reader.bytes("patch"))
   }
 }
 
 extension [Delta] {
   /// How many frames ``append(to:)`` writes.
-  package var frameCount: Int { reduce(1) { $0 + $1.frameCount } }
+  package var frameCount: Int { 1 + 2 * count }
 
   /// Appends the frames of `DELTAS` after the epoch: the count, then each delta's frames.
   package func append(to frames: inout [Frame]) {
@@ -95,14 +79,15 @@ extension [Delta] {
   /// Reads the frames that ``append(to:)`` writes.
   package init(reading reader: inout FrameReader) throws(ProtocolViolation) {
     let count = try reader.integer("count")
-    // Each delta takes at least 7 frames: refuse a count the message cannot hold before
-    // reserving room for it.
-    guard count <= UInt64(reader.remaining / 7) else {
+    // Each delta takes 2 frames: refuse a count the message cannot hold before reserving room
+    // for it.
+    guard count <= UInt64(reader.remaining / 2) else {
       throw ProtocolViolation("\(reader.command): count \(count) exceeds the frames sent")
     }
     self = []
     reserveCapacity(Int(count))
-    for _ in 0..<count { append(try Delta(reading: &reader)) }
+    var recent: RecentStrings? = RecentStrings()
+    for _ in 0..<count { append(try Delta(reading: &reader, reusing: &recent)) }
   }
 }
 
@@ -131,8 +116,8 @@ public struct Origin: Sendable, Hashable, CustomStringConvertible {
   /// the actions of a process that took its client id over never answer its own.
   public var generation: UInt64
   /// The name of the key the sender authenticated with (empty for the leader's own dispatches
-  /// and without CURVE keys). The leader journals it with the action, an audit trail; the
-  /// updates do not carry it, so a follower's deltas have it empty.
+  /// and without CURVE keys). The leader journals it with the action, an audit trail, and
+  /// deltas carry it to every follower.
   public var key: String
 
   public init(client: String, number: UInt64, generation: UInt64 = 0, key: String = "") {

@@ -2,8 +2,8 @@
 ///
 /// | command | frames after the command |
 /// |---|---|
-/// | `DELTA` | epoch, sequence, action count, origin, number and tag of each action, patch |
-/// | `DELTAS` | epoch, count, then each delta's frames as in `DELTA` |
+/// | `DELTA` | epoch, head (sequence, action count, each action's origin and tag), patch |
+/// | `DELTAS` | epoch, count, then each delta's head and patch as in `DELTA` |
 /// | `HEARTBEAT` | epoch, sequence, state hash |
 /// | `BYE` | epoch, sequence |
 public enum UpdateMessage: Sendable, Equatable {

@@ -50,13 +50,14 @@ struct ReportTests {
     let delta = Delta(
       sequence: 9,
       actions: [
-        AppliedAction(origin: Origin(client: "web-1", number: 3), tag: "shelf.add"),
+        AppliedAction(
+          origin: Origin(client: "web-1", number: 3, key: "worker-1"), tag: "shelf.add"),
         AppliedAction(origin: .leader, tag: ""),
       ],
       patch: Array(#"[{"op":"replace","path":"/count","value":3}]"#.utf8))
     #expect(
       try DeltaReport().render(delta, epoch: epoch) == """
-        #8 shelf.add from web-1#3
+        #8 shelf.add from web-1#3 key worker-1
         #9 (untagged) from leader
           replace /count 3
         """)
@@ -67,7 +68,7 @@ struct ReportTests {
       delta(#"[{"op":"replace","path":"/count","value":2}]"#), epoch: epoch)
     #expect(
       text
-        == #"{"actions":[{"origin":{"client":"web-1","number":3},"sequence":7,"tag":"shelf.add"}],"epoch":"0000000000000abc","patch":[{"op":"replace","path":"/count","value":2}],"sequence":7}"#
+        == #"{"actions":[{"origin":{"client":"web-1","key":"","number":3},"sequence":7,"tag":"shelf.add"}],"epoch":"0000000000000abc","patch":[{"op":"replace","path":"/count","value":2}],"sequence":7}"#
     )
   }
 

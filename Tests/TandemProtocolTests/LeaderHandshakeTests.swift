@@ -12,10 +12,16 @@ struct LeaderHandshakeTests {
   func versionRefused() {
     var fixture = F()
     let effects = fixture.receive(
-      .hello(version: "TSP/4", client: "c", fingerprint: F.fingerprint))
+      .hello(version: "TSP/5", client: "c", fingerprint: F.fingerprint))
     #expect(
       effects.actions == [
-        .reply(to: F.a, .error(code: .version, message: "this leader speaks TSP/5, not TSP/4"))
+        .reply(
+          to: F.a,
+          .error(
+            code: .version,
+            message:
+              "this leader speaks TSP/6, not TSP/5: run the follower with a Tandem release"
+              + " that speaks TSP/6"))
       ])
     #expect(effects.counted == [.handshakeFailure(.version)])
     #expect(fixture.core.followers.owners.isEmpty)

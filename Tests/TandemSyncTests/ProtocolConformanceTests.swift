@@ -385,7 +385,10 @@ struct LeaderBadInputTests {
     #expect(
       try client.request(.hello(version: "TSP/9", client: "x", fingerprint: "*"))
         == .error(
-          code: .version, message: "this leader speaks \(ControlRequest.version), not TSP/9"))
+          code: .version,
+          message:
+            "this leader speaks \(ControlRequest.version), not TSP/9: run the follower with a"
+            + " Tandem release that speaks \(ControlRequest.version)"))
     let follower = try await makeFollower(leader)
     _ = try await follower.send(Increment()).applied()
     let statistics = try await leader.statistics()

@@ -45,18 +45,89 @@ struct WireFormatTests {
     }
   }
 
+  /// `parts` back to back.
+  static func bytes(_ parts: [Frame]) -> Frame { Array(parts.joined()) }
+
   @Test func deltaFramesAreInTheDocumentedOrder() {
     let frames = UpdateMessage.delta(epoch, delta).frames
-    #expect(frames.count == 9)
+    let head = Self.bytes([
+      Frame(bigEndian: 42), Frame(bigEndian: 1), Frame(bigEndian: 7),
+      Frame(bigEndian: delta.actions[0].origin.generation), [0, 5, 0, 0, 0, 12],
+      Array("web-1".utf8), Array("bookmark.add".utf8),
+    ])
+    #expect(frames.count == 4)
     #expect(frames[0] == Array("DELTA".utf8))
     #expect(frames[1] == Frame(bigEndian: epoch.rawValue))
-    #expect(frames[2] == Frame(bigEndian: 42))
-    #expect(frames[3] == Frame(bigEndian: 1))
-    #expect(frames[4] == Array("web-1".utf8))
-    #expect(frames[5] == Frame(bigEndian: 7))
-    #expect(frames[6] == Frame(bigEndian: delta.actions[0].origin.generation))
-    #expect(frames[7] == Array("bookmark.add".utf8))
-    #expect(frames[8] == delta.patch)
+    #expect(frames[2] == head)
+    #expect(frames[3] == delta.patch)
+  }
+
+  @Test func aHeadHoldsEachActionsOriginKeyAndTag() throws {
+    let origin = Origin(client: "web-1", number: 0x0102, generation: 0x0304, key: "worker-1")
+    let several = Delta(
+      sequence: 12,
+      actions: [
+        AppliedAction(origin: origin, tag: "bookmark.add"), AppliedAction(origin: .leader, tag: ""),
+      ],
+      patch: Array("[]".utf8))
+    let head = Self.bytes([
+      Frame(bigEndian: 12), Frame(bigEndian: 2), Frame(bigEndian: 0x0102),
+      Frame(bigEndian: 0x0304), [0, 5, 0, 8, 0, 12], Array("web-1".utf8),
+      Array("worker-1".utf8), Array("bookmark.add".utf8), Frame(repeating: 0, count: 22),
+    ])
+    let frames = UpdateMessage.delta(epoch, several).frames
+    #expect(frames.count == 4)
+    #expect(frames[2] == head)
+    #expect(try UpdateMessage(frames: frames) == .delta(epoch, several))
+  }
+
+  /// A head with one action from `web-1`: sequence 5, count 1, number 7, generation 0, then
+  /// the lengths 5, 0, 1 and the texts `web-1` and `t`.
+  static let head: Frame = bytes([
+    Frame(bigEndian: 5), Frame(bigEndian: 1), Frame(bigEndian: 7), Frame(bigEndian: 0),
+    [0, 5, 0, 0, 0, 1], Array("web-1t".utf8),
+  ])
+
+  /// Heads that break one rule each, with the violation each is refused with.
+  static func malformedHeads() -> [(head: Frame, message: String)] {
+    let top: Frame = Array(head.prefix(32))
+    let last: UInt64 = .max
+    return [
+      (Array(head.prefix(15)), "DELTA: the head has 15 bytes, fewer than 16"),
+      (
+        bytes([Frame(bigEndian: last), Array(head.dropFirst(8))]),
+        "DELTA: sequence must be below 2^64 - 1, got 18446744073709551615"
+      ),
+      (
+        bytes([Frame(bigEndian: 5), Frame(bigEndian: 0), Array(head.dropFirst(16))]),
+        "DELTA: a delta at sequence 5 cannot apply 0 actions"
+      ),
+      (
+        bytes([Frame(bigEndian: 5), Frame(bigEndian: 2), Array(head.dropFirst(16))]),
+        "DELTA: action count 2 exceeds the head's 44 bytes"
+      ),
+      (Array(head.dropLast()), "DELTA: action 1 of 1 is cut short"),
+      (bytes([head, [0]]), "DELTA: 1 unexpected byte(s) after the last action"),
+      (
+        bytes([Array(head.prefix(16)), Frame(bigEndian: last), Array(head.dropFirst(24))]),
+        "DELTA: number must be below 2^64 - 1, got 18446744073709551615"
+      ),
+      (bytes([top, [0, 2, 0, 0, 0, 1, 0xC3, 0x28, 0x74]]), "DELTA: origin is not valid UTF-8"),
+      (
+        bytes([top, [0, 0, 0, 0, 1, 1], Frame(repeating: 0x61, count: 257)]),
+        "DELTA: tag is longer than 256 bytes"
+      ),
+    ]
+  }
+
+  @Test func aMalformedHeadIsAViolation() {
+    var frames = UpdateMessage.delta(epoch, delta).frames
+    frames[2] = Self.head
+    #expect(throws: Never.self) { try UpdateMessage(frames: frames) }
+    for (head, message) in Self.malformedHeads() {
+      frames[2] = head
+      #expect(throws: ProtocolViolation(message)) { try UpdateMessage(frames: frames) }
+    }
   }
 
   @Test func aDeltaOfSeveralActionsCarriesEachOnesOriginAndTag() throws {
@@ -66,14 +137,12 @@ struct WireFormatTests {
         AppliedAction(
           origin: Origin(client: "web-1", number: 8, generation: 3), tag: "bookmark.add"),
         AppliedAction(origin: .leader, tag: "tick"),
-        AppliedAction(origin: Origin(client: "worker", number: 2), tag: "repo.loaded"),
+        AppliedAction(
+          origin: Origin(client: "worker", number: 2, key: "worker-key"), tag: "repo.loaded"),
       ],
       patch: Array("[]".utf8))
     let frames = UpdateMessage.delta(epoch, several).frames
-    #expect(frames.count == 5 + 3 * 4)
-    #expect(frames[3] == Frame(bigEndian: 3))
-    #expect(frames[6] == Frame(bigEndian: 3))
-    #expect(frames[8] == Array("".utf8))
+    #expect(frames.count == 4)
     #expect(try UpdateMessage(frames: frames) == .delta(epoch, several))
     #expect(several.firstSequence == 10)
     #expect(several.sequencedActions.map(\.sequence) == [10, 11, 12])
@@ -95,11 +164,10 @@ struct WireFormatTests {
     #expect(throws: ProtocolViolation.self) { try UpdateMessage(frames: truncated) }
   }
 
-  @Test func aDeltaWhoseActionCountDoesNotFitIsRefused() {
-    var frames = UpdateMessage.delta(epoch, delta).frames
-    for count: UInt64 in [0, 2, 43] {
-      frames[3] = Frame(bigEndian: count)
-      #expect(throws: ProtocolViolation.self) { try UpdateMessage(frames: frames) }
+  @Test func aDeltaWithAFrameMissingOrTooManyIsRefused() {
+    let frames = UpdateMessage.delta(epoch, delta).frames
+    for wrong in [Array(frames.dropLast()), frames + [Array("[]".utf8)]] {
+      #expect(throws: ProtocolViolation.self) { try UpdateMessage(frames: wrong) }
     }
   }
 

@@ -12,7 +12,9 @@ extension LeaderProtocol {
   ) {
     guard version == ControlRequest.version else {
       effects.append(.count(.handshakeFailure(.version)))
-      let message = "this leader speaks \(ControlRequest.version), not \(version)"
+      let message =
+        "this leader speaks \(ControlRequest.version), not \(version): run the follower with"
+        + " a Tandem release that speaks \(ControlRequest.version)"
       reply(.error(code: .version, message: message), to: connection, into: &effects)
       return
     }

@@ -1,0 +1,182 @@
+/// The head frame of a delta on the wire: its sequence, its action count and every action's
+/// origin and tag in one frame, so that a delta costs two frames (head and patch) however many
+/// actions it applies. (Under CURVE every frame is encrypted on its own.)
+///
+/// | bytes | content |
+/// |---|---|
+/// | 0 to 7 | sequence *s* of the state the delta produces |
+/// | 8 to 15 | action count *k* |
+/// | 16... | *k* action records (below), in sequence order |
+///
+/// An action record:
+///
+/// | bytes | content |
+/// |---|---|
+/// | 0 to 7 | the origin's action number |
+/// | 8 to 15 | the origin's generation |
+/// | 16, 17 | length *c* of the origin's client id |
+/// | 18, 19 | length *n* of the origin's key name |
+/// | 20, 21 | length *t* of the tag |
+/// | 22... | the client id (*c* bytes), the key name (*n*), the tag (*t*), UTF-8 |
+///
+/// Integers are big-endian.
+enum DeltaHead {
+  /// The bytes of the sequence and the count.
+  static let fixedBytes = 16
+  /// The bytes of an action record before its texts.
+  static let recordHeaderBytes = 22
+
+  /// The head frame of `delta`.
+  static func frame(of delta: Delta) -> Frame {
+    var size = fixedBytes
+    for action in delta.actions {
+      size +=
+        recordHeaderBytes + action.origin.client.utf8.count + action.origin.key.utf8.count
+        + action.tag.utf8.count
+    }
+    var frame = Frame()
+    frame.reserveCapacity(size)
+    append(delta.sequence, bytes: 8, to: &frame)
+    append(UInt64(delta.actions.count), bytes: 8, to: &frame)
+    for action in delta.actions {
+      let client = action.origin.client.utf8
+      let key = action.origin.key.utf8
+      let tag = action.tag.utf8
+      append(action.origin.number, bytes: 8, to: &frame)
+      append(action.origin.generation, bytes: 8, to: &frame)
+      append(length: client.count, to: &frame)
+      append(length: key.count, to: &frame)
+      append(length: tag.count, to: &frame)
+      frame.append(contentsOf: client)
+      frame.append(contentsOf: key)
+      frame.append(contentsOf: tag)
+    }
+    return frame
+  }
+
+  private static func append(length: Int, to frame: inout Frame) {
+    // The readers' limits (and the leader's) keep every text far below 2^16 bytes.
+    precondition(length <= Int(UInt16.max), "an action's text is longer than 65,535 bytes")
+    append(UInt64(length), bytes: 2, to: &frame)
+  }
+
+  private static func append(_ value: UInt64, bytes: Int, to frame: inout Frame) {
+    for index in stride(from: bytes - 1, through: 0, by: -1) {
+      frame.append(UInt8(truncatingIfNeeded: value >> UInt64(8 * index)))
+    }
+  }
+
+  /// The sequence and the actions `head` holds, read in place; `command` names the message in
+  /// errors, and `recent`, when there is one, decodes the texts that repeat once.
+  static func read(
+    _ head: Frame, command: String, reusing recent: inout RecentStrings?
+  ) -> Result<(sequence: UInt64, actions: [AppliedAction]), ProtocolViolation> {
+    head.withUnsafeBufferPointer { bytes in
+      var reader = DeltaHeadReader(bytes: bytes, command: command)
+      return reader.read(reusing: &recent)
+    }
+  }
+}
+
+/// Reads a head frame's fields in place, front to back.
+private struct DeltaHeadReader {
+  let bytes: UnsafeBufferPointer<UInt8>
+  let command: String
+  var offset = 0
+
+  init(bytes: UnsafeBufferPointer<UInt8>, command: String) {
+    self.bytes = bytes
+    self.command = command
+  }
+
+  mutating func read(
+    reusing recent: inout RecentStrings?
+  ) -> Result<(sequence: UInt64, actions: [AppliedAction]), ProtocolViolation> {
+    guard bytes.count >= DeltaHead.fixedBytes else {
+      return failure("the head has \(bytes.count) bytes, fewer than \(DeltaHead.fixedBytes)")
+    }
+    let sequence = integer(bytes: 8)
+    guard sequence < .max else {
+      return failure("sequence must be below 2^64 - 1, got \(sequence)")
+    }
+    let count = integer(bytes: 8)
+    guard count >= 1, count <= sequence else {
+      return failure("a delta at sequence \(sequence) cannot apply \(count) actions")
+    }
+    // Refuse a count the head cannot hold before reserving room for it.
+    guard count <= UInt64((bytes.count - offset) / DeltaHead.recordHeaderBytes) else {
+      return failure("action count \(count) exceeds the head's \(bytes.count) bytes")
+    }
+    if count > 1, recent == nil { recent = RecentStrings() }
+    var actions: [AppliedAction] = []
+    actions.reserveCapacity(Int(count))
+    for index in 1...count {
+      switch action(index, of: count, &recent) {
+      case .success(let action): actions.append(action)
+      case .failure(let violation): return .failure(violation)
+      }
+    }
+    guard offset == bytes.count else {
+      return failure("\(bytes.count - offset) unexpected byte(s) after the last action")
+    }
+    return .success((sequence, actions))
+  }
+
+  private mutating func action(
+    _ index: UInt64, of count: UInt64, _ recent: inout RecentStrings?
+  ) -> Result<AppliedAction, ProtocolViolation> {
+    guard bytes.count - offset >= DeltaHead.recordHeaderBytes else {
+      return failure("action \(index) of \(count) is cut short")
+    }
+    let number = integer(bytes: 8)
+    guard number < .max else { return failure("number must be below 2^64 - 1, got \(number)") }
+    let generation = integer(bytes: 8)
+    let clientBytes = Int(integer(bytes: 2))
+    let keyBytes = Int(integer(bytes: 2))
+    let tagBytes = Int(integer(bytes: 2))
+    guard clientBytes + keyBytes + tagBytes <= bytes.count - offset else {
+      return failure("action \(index) of \(count) is cut short")
+    }
+    let client: String
+    let key: String
+    let tag: String
+    switch text("origin", count: clientBytes, limit: FrameReader.clientIDBytes.upperBound, &recent)
+    {
+    case .success(let text): client = text
+    case .failure(let violation): return .failure(violation)
+    }
+    switch text("key", count: keyBytes, limit: FrameReader.textBytes, &recent) {
+    case .success(let text): key = text
+    case .failure(let violation): return .failure(violation)
+    }
+    switch text("tag", count: tagBytes, limit: FrameReader.textBytes, &recent) {
+    case .success(let text): tag = text
+    case .failure(let violation): return .failure(violation)
+    }
+    let origin = Origin(client: client, number: number, generation: generation, key: key)
+    return .success(AppliedAction(origin: origin, tag: tag))
+  }
+
+  private mutating func integer(bytes count: Int) -> UInt64 {
+    var value: UInt64 = 0
+    for index in offset..<offset + count { value = value << 8 | UInt64(bytes[index]) }
+    offset += count
+    return value
+  }
+
+  private mutating func text(
+    _ field: String, count: Int, limit: Int, _ recent: inout RecentStrings?
+  ) -> Result<String, ProtocolViolation> {
+    guard count <= limit else { return failure("\(field) is longer than \(limit) bytes") }
+    guard count > 0 else { return .success("") }
+    let slice = UnsafeBufferPointer(rebasing: bytes[offset..<offset + count])
+    offset += count
+    let decoded = recent == nil ? String(validUTF8: slice) : recent!.validString(slice)
+    guard let text = decoded else { return failure("\(field) is not valid UTF-8") }
+    return .success(text)
+  }
+
+  private func failure<T>(_ message: String) -> Result<T, ProtocolViolation> {
+    .failure(ProtocolViolation("\(command): \(message)"))
+  }
+}
