@@ -33,11 +33,7 @@ let simulateCommand = Command(
     var arguments = try CommandLineArguments(
       words, flags: ["verbose", "trace", "ledger-pressure", "standby"])
     if arguments.flag("standby") { return try simulateStandby(&arguments) }
-    let first =
-      try arguments.option("seed", expected: "a whole number", { UInt64($0) })
-      ?? UInt64.random(in: 0...UInt64(UInt32.max))
-    let steps = try arguments.integer("steps", default: 20_000, in: 1...Int.max)
-    let seeds = try arguments.integer("seeds", default: 1, in: 1...Int.max)
+    let (first, steps, seeds) = try seedOptions(&arguments)
     let mutation = try arguments.option(
       "mutation",
       expected: SimulationConfiguration.Mutation.allCases.map(\.rawValue).joined(separator: ", "),

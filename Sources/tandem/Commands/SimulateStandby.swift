@@ -1,13 +1,20 @@
 import CommandLineKit
 import TandemSimulation
 
-/// `tandem simulate --standby`: runs the deterministic simulator of standby leaders.
-func simulateStandby(_ arguments: inout CommandLineArguments) throws {
+/// The seeds and steps of `tandem simulate`: the first seed (a random one by default), the
+/// steps per seed and how many seeds.
+func seedOptions(_ arguments: inout CommandLineArguments) throws -> (UInt64, Int, Int) {
   let first =
     try arguments.option("seed", expected: "a whole number", { UInt64($0) })
     ?? UInt64.random(in: 0...UInt64(UInt32.max))
   let steps = try arguments.integer("steps", default: 20_000, in: 1...Int.max)
   let seeds = try arguments.integer("seeds", default: 1, in: 1...Int.max)
+  return (first, steps, seeds)
+}
+
+/// `tandem simulate --standby`: runs the deterministic simulator of standby leaders.
+func simulateStandby(_ arguments: inout CommandLineArguments) throws {
+  let (first, steps, seeds) = try seedOptions(&arguments)
   let mutation = try arguments.option(
     "mutation",
     expected: FailoverConfiguration.Mutation.allCases.map(\.rawValue).joined(separator: ", "),
