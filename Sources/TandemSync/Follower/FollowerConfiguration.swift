@@ -52,6 +52,22 @@ public struct FollowerConfiguration: Sendable {
     self.clientID = clientID
   }
 
+  /// A configuration for the leaders at `endpoints` (at least one): the first is joined first,
+  /// the others are its standbys (``standbyLeaders``).
+  public init(
+    leaders endpoints: [String], clientID: String = FollowerConfiguration.randomClientID()
+  ) {
+    precondition(!endpoints.isEmpty, "a follower needs at least one leader endpoint")
+    self.init(leader: endpoints[0], clientID: clientID)
+    standbyLeaders = Array(endpoints.dropFirst())
+  }
+
+  /// The endpoints of a comma-separated list, as the command lines' `--leader` takes them
+  /// (`tcp://a:5600,tcp://b:5600`); empty items are left out.
+  public static func endpoints(_ list: String) -> [String] {
+    list.split(separator: ",").map { String($0.filter { $0 != " " }) }.filter { !$0.isEmpty }
+  }
+
   /// A random client id: 32 hexadecimal digits.
   public static func randomClientID() -> String {
     var generator = SystemRandomNumberGenerator()
