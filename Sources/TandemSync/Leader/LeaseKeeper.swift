@@ -93,9 +93,10 @@ public final class LeaseKeeper: Sendable {
   /// Starts watching the lease, and ticking.
   public func start() {
     let interval = leadership.withLock { $0.configuration.safetyMargin } / 4
-    loop.execute { [self] scope in
-      _ = scope.schedule(every: interval) { [self] in step { $0.tick(now: .now) } }
-      step { $0.start(now: .now) }
+    // Weakly: a keeper released without stop() lets its loop go (the loop's deinit stops it).
+    loop.execute { [weak self] scope in
+      _ = scope.schedule(every: interval) { [weak self] in self?.step { $0.tick(now: .now) } }
+      self?.step { $0.start(now: .now) }
     }
   }
 
@@ -107,7 +108,7 @@ public final class LeaseKeeper: Sendable {
 
   /// Asks the active leader to hand over cleanly; nothing when it does not serve.
   public func stepDown() {
-    loop.execute { [self] _ in step { $0.stepDown(now: .now) } }
+    loop.execute { [weak self] _ in self?.step { $0.stepDown(now: .now) } }
   }
 
   /// The lease as of now.
@@ -160,7 +161,10 @@ public final class LeaseKeeper: Sendable {
       }
     case .watchLease(let timeout):
       try? store.waitForChange(timeout: timeout)
-      return feed { $0.watchEnded(now: .now) }
+      // As a job of its own: a stop or a hand-over queued meanwhile runs first, and a loop
+      // shutting down drops it, ending the watch.
+      loop.execute { [weak self] _ in self?.step { $0.watchEnded(now: .now) } }
+      return []
     case .acquire(let length):
       let leaderID = leadership.withLock { $0.configuration.leaderID }
       do throws(JournalError) {
