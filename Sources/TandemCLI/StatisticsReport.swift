@@ -41,6 +41,12 @@ public enum StatisticsReport {
         : "backlog   \(statistics.backlogCount) deltas, from sequence \(statistics.backlogOldest)",
     ]
     if let degraded = statistics.degraded { lines.append("degraded  \(degraded)") }
+    if let lease = statistics.lease {
+      lines.append(
+        "lease     \(lease.role); holder \(lease.holder) at \(lease.control), fencing epoch "
+          + "\(lease.fencingEpoch)"
+          + (lease.millisecondsLeft > 0 ? ", \(lease.millisecondsLeft) ms left" : ""))
+    }
     if let security = statistics.security {
       lines.append(
         security.mode == "plain"

@@ -11,6 +11,7 @@
 /// | `PONG` | epoch, sequence |
 /// | `STATS` | statistics (JSON) |
 /// | `ERROR` | code, message |
+/// | `REDIRECT` | control endpoint, updates endpoint, fencing epoch, holder |
 public enum ControlReply: Sendable, Equatable {
   case welcome(
     Epoch, sequence: UInt64, lastNumber: UInt64, forgottenThrough: UInt64,
@@ -27,6 +28,10 @@ public enum ControlReply: Sendable, Equatable {
   /// The answer to `RELOAD-KEYS`: how many keys the reloaded key store holds, and the names of
   /// those it dropped (whose connections the leader cut).
   case keys(count: UInt64, removed: [String])
+  /// A standby leader's answer to `HELLO`: it does not serve; the lease holder it last saw
+  /// (its leader id and fencing epoch) serves at `control` and `updates`. An empty `control`
+  /// says no leader is known to serve right now: try again, or another endpoint.
+  case redirect(control: String, updates: String, fencingEpoch: UInt64, holder: String)
 
   /// The message as ZeroMQ frames.
   public var frames: [Frame] {
@@ -105,6 +110,12 @@ public enum ControlReply: Sendable, Equatable {
       frames.append(Frame(utf8: "KEYS"))
       frames.append(Frame(bigEndian: count))
       frames.append(Frame(utf8: removed.joined(separator: " ")))
+    case .redirect(let control, let updates, let fencingEpoch, let holder):
+      frames.append(Frame(utf8: "REDIRECT"))
+      frames.append(Frame(utf8: control))
+      frames.append(Frame(utf8: updates))
+      frames.append(Frame(bigEndian: fencingEpoch))
+      frames.append(Frame(utf8: holder))
     }
   }
 
@@ -149,6 +160,12 @@ public enum ControlReply: Sendable, Equatable {
         Epoch(rawValue: try reader.integer("epoch")), sequence: try reader.ordinal("sequence"))
     case "STATS":
       self = .stats(document: try reader.bytes("statistics"))
+    case "REDIRECT":
+      self = .redirect(
+        control: try reader.text("control endpoint", limit: 1024),
+        updates: try reader.text("updates endpoint", limit: 1024),
+        fencingEpoch: try reader.integer("fencing epoch"),
+        holder: try reader.text("holder", limit: 1024))
     case "ERROR":
       self = .error(
         code: ErrorCode(rawValue: try reader.text("code", limit: 64)),

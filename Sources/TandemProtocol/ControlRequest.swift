@@ -2,7 +2,7 @@
 ///
 /// | command | frames after the command | answered with |
 /// |---|---|---|
-/// | `HELLO` | protocol version, client id, schema fingerprint, generation, schema | `WELCOME` or `ERROR` |
+/// | `HELLO` | protocol version, client id, schema fingerprint, generation, schema | `WELCOME`, `ERROR` or (from a standby) `REDIRECT` |
 /// | `SNAPSHOT` | (none) | `STATE` |
 /// | `CATCHUP` | epoch, first wanted sequence | `DELTAS` or `STALE` |
 /// | `DISPATCH` | client id, action number, generation, tag, payload | `ACK` or `REJECT` |

@@ -20,6 +20,9 @@ package struct SimulationReport: Sendable, CustomStringConvertible {
   package var violations: [Violation] = []
   /// Counts of what happened, by name (actions sent, acknowledged, applied...).
   package var counts: [String: Int] = [:]
+  /// Failover times of a standby run, in simulated milliseconds: from the kill of the active
+  /// leader to the first action another leader acknowledged.
+  package var failoverMilliseconds: [Int64] = []
   /// A digest of the run's trace: equal for two runs of one seed.
   package var digest: UInt64 = 0xcbf2_9ce4_8422_2325
 

@@ -22,7 +22,8 @@ let followerCommand = Command(
     follows until SIGINT or SIGTERM.
 
     Options:
-      --leader ENDPOINT     the leader's control endpoint (default: TANDEM_LEADER)
+      --leader ENDPOINT     the leader's control endpoint, or the endpoints of standby leaders
+                            separated by commas (default: TANDEM_LEADER)
     \(SecurityOptions.followerHelp)
       --client-id ID        this follower's client id (default: a new random id per process)
       --increment N         send N counter.increment actions (at most 1000000000)
@@ -57,7 +58,11 @@ let followerCommand = Command(
         "give the control endpoint `counter leader` printed, e.g. --leader "
           + "tcp://127.0.0.1:5600")
     }
-    var configuration = FollowerConfiguration(leader: leader)
+    let leaders = FollowerConfiguration.endpoints(leader)
+    guard !leaders.isEmpty else {
+      throw UsageError("--leader is empty: give the leader's control endpoint")
+    }
+    var configuration = FollowerConfiguration(leaders: leaders)
     do throws(SecurityOptions.Problem) {
       configuration.security = try SecurityOptions.follower(
         key: arguments.option("key"), leaderKey: arguments.option("leader-key"))

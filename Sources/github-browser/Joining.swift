@@ -5,7 +5,11 @@ import TandemSync
 /// Joins the leader at `leader` as a follower of the browser's state, with a quick reconnect
 /// back-off; turns the follower's errors into exit statuses.
 func joinLeader(_ leader: String, security: FollowerSecurity?) throws -> Follower<BrowserState> {
-  var configuration = FollowerConfiguration(leader: leader)
+  let leaders = FollowerConfiguration.endpoints(leader)
+  guard !leaders.isEmpty else {
+    throw UsageError("--leader is empty: give the leader's control endpoint")
+  }
+  var configuration = FollowerConfiguration(leaders: leaders)
   configuration.security = security
   configuration.schemaVersion = browserSchemaVersion
   configuration.reconnectDelay = .milliseconds(100)

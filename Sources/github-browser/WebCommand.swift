@@ -24,7 +24,8 @@ let webCommand = Command(
     GITHUB_TOKEN.
 
     Options:
-      --leader ENDPOINT   the leader's control endpoint (as `github-browser leader` printed it)
+      --leader ENDPOINT   the leader's control endpoint (as `github-browser leader` printed it),
+                          or the endpoints of standby leaders separated by commas
     \(SecurityOptions.followerHelp)
       --port P            the port to listen on; 0 (the default) picks a free one
       --host ADDRESS      the address to bind (default 127.0.0.1; 0.0.0.0 for every interface)

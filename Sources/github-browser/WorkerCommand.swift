@@ -17,7 +17,8 @@ let workerCommand = Command(
     sent to the API only and never enter the state, the journal or a log.
 
     Options:
-      --leader ENDPOINT   the leader's control endpoint (as `github-browser leader` printed it)
+      --leader ENDPOINT   the leader's control endpoint (as `github-browser leader` printed it),
+                          or the endpoints of standby leaders separated by commas
     \(SecurityOptions.followerHelp)
       --api-base URL      the API root (default https://api.github.com; a fixture-api URL)
       --worker-id ID      the id this worker's claims carry (default HOST-PID)

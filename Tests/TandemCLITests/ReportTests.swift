@@ -146,6 +146,23 @@ struct ReportTests {
       + #"{"client":"web-2","lastSeenMillisecondsAgo":40,"lag":75},"#
       + #"{"client":"web-1","lastSeenMillisecondsAgo":12,"lag":0}]}"#)
 
+  @Test func aStandbyLeadersLeaseIsShownUnderTheBacklog() throws {
+    let leased = try decodeStatistics(
+      #"{"epoch":"0000000000000abc","sequence":3,"backlogCount":0,"backlogOldest":0,"#
+        + #""counters":{},"followers":[],"lease":{"role":"active","holder":"a:41:x","#
+        + #""control":"tcp://a:5600","fencingEpoch":7,"millisecondsLeft":1180}}"#)
+    #expect(
+      StatisticsReport.text(leased, leader: "tcp://a:5600") == """
+        leader    tcp://a:5600
+        epoch     0000000000000abc
+        sequence  3
+        backlog   empty
+        lease     active; holder a:41:x at tcp://a:5600, fencing epoch 7, 1180 ms left
+        counters
+        followers none
+        """)
+  }
+
   @Test func statisticsReadAsATable() {
     #expect(
       StatisticsReport.text(statistics, leader: "ipc:///run/tandem/leader.control") == """

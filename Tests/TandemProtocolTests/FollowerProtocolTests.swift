@@ -55,7 +55,8 @@ struct FollowerProtocolTests {
     FollowerProtocol, [ReceiptID]
   ) {
     var core = FollowerProtocol(
-      client: "c", fingerprint: "f", capacity: 10, silenceLimit: .seconds(3),
+      client: "c", fingerprint: "f", leaders: LeaderEndpoints(["tcp://a:1", "tcp://b:1"]),
+      capacity: 10, silenceLimit: .seconds(3),
       resendAfter: .seconds(1), now: t0)
     #expect(core.connected(now: t0) == [hello(generation: 0)])
     #expect(

@@ -234,7 +234,8 @@ struct FollowerSchemaTests {
   func joined(_ schema: ApplicationSchema, welcome leader: ApplicationSchema?) -> [FollowerEffect] {
     let now = ContinuousClock.now
     var follower = FollowerProtocol(
-      client: "c", fingerprint: "f", schema: schema, capacity: 10, silenceLimit: .seconds(5),
+      client: "c", fingerprint: "f", schema: schema, leaders: LeaderEndpoints(["tcp://a:1"]),
+      capacity: 10, silenceLimit: .seconds(5),
       resendAfter: .seconds(1), now: now)
     let hello = follower.connected(now: now)
     #expect(

@@ -202,6 +202,8 @@ struct WireFormatTests {
       .reject(client: "c", number: 2, Rejection(code: .unknownTag, message: "no such tag 'x'")),
       .pong(epoch, sequence: 2), .stats(document: Array("{}".utf8)),
       .error(code: .version, message: "speak TSP/3"),
+      .redirect(control: "tcp://b:1", updates: "tcp://b:2", fencingEpoch: 3, holder: "b:9"),
+      .redirect(control: "", updates: "", fencingEpoch: 0, holder: ""),
     ]
     for reply in replies {
       #expect(try ControlReply(frames: reply.frames) == reply)

@@ -16,7 +16,10 @@ extension FollowerProtocol {
       outbox.leaderLimits = limits
       let joining = sync.phase == .greeting
       var effects = translate(sync.received(reply, now: now), now: now)
-      if joining { effects += schemaNotes(leader: leaderSchema) }
+      if joining {
+        leaders.joined()
+        effects += schemaNotes(leader: leaderSchema)
+      }
       if joining || outbox.realigningSince != nil {
         // A realignment's WELCOME may come from a leader restarted behind the open connection,
         // on another updates endpoint: read the one it names.
@@ -49,6 +52,8 @@ extension FollowerProtocol {
       }
       guard let entry = outbox.answered(number) else { return [] }
       return [.settle(entry.receipt, .failure(.rejected(rejection)))]
+    case .redirect(let control, _, let fencingEpoch, let holder):
+      return redirected(to: control, holder: holder, fencingEpoch: fencingEpoch)
     case .error(.superseded, let message):
       // Another connection said HELLO for this client id since this one did, and this
       // follower's own earlier connections are closed: another process uses the id. Sending
@@ -140,6 +145,32 @@ extension FollowerProtocol {
 }
 
 extension FollowerProtocol {
+  /// A standby answered `REDIRECT`: join the lease holder it names (or, with none named or too
+  /// many redirects in a row, the next endpoint given). Everything unanswered goes again to
+  /// the leader joined, whose ledger (recovered from the shared journal) answers what was
+  /// applied as a duplicate.
+  mutating func redirected(
+    to control: String, holder: String, fencingEpoch: UInt64
+  )
+    -> [FollowerEffect]
+  {
+    let previous = leaders.current
+    let followed = leaders.redirected(to: control)
+    let message =
+      followed
+      ? "\(previous) is a standby leader: the lease holder \(holder) (fencing epoch "
+        + "\(fencingEpoch)) serves at \(control)"
+      : control.isEmpty
+        ? "\(previous) is a standby leader and knows no leader serving; trying "
+          + "\(leaders.current)\(leaders.current == previous ? " again" : "")"
+        : "\(previous) redirects to \(control) after \(LeaderEndpoints.maximumRedirects) "
+          + "redirects without a join; trying \(leaders.current)"
+    return [
+      .log(.info, message, peerControlled: true),
+      .reconnect(reason: "redirected by a standby leader to \(leaders.current)"),
+    ]
+  }
+
   /// What the follower says about the leader's schema in a `WELCOME`: which of its own action
   /// tags the leader does not know (it refuses them with `unknown-tag`).
   func schemaNotes(leader frame: Frame?) -> [FollowerEffect] {

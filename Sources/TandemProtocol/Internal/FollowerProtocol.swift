@@ -30,6 +30,9 @@ package struct FollowerProtocol {
   package internal(set) var outbox: Outbox
   /// The join and the replica's position in the leader's history.
   package internal(set) var sync: ReplicaSync
+  /// The leader endpoints and the one to join next: the shell connects to
+  /// ``LeaderEndpoints/current`` at every (re)connection.
+  package internal(set) var leaders: LeaderEndpoints
   package internal(set) var counters = Counters()
   /// The connection last reported (see ``FollowerEffect/connectionChanged(_:)``); nil until
   /// the join is in step.
@@ -49,10 +52,12 @@ package struct FollowerProtocol {
   /// When ``tick(now:)`` last judged the connection.
 
   package init(
-    client: String, fingerprint: String, schema: ApplicationSchema? = nil, capacity: Int,
-    silenceLimit: Duration, resendAfter: Duration, now: ContinuousClock.Instant
+    client: String, fingerprint: String, schema: ApplicationSchema? = nil,
+    leaders: LeaderEndpoints, capacity: Int, silenceLimit: Duration, resendAfter: Duration,
+    now: ContinuousClock.Instant
   ) {
     self.client = client
+    self.leaders = leaders
     self.fingerprint = fingerprint
     self.schema = schema
     self.schemaFrame = schema?.frame
@@ -104,7 +109,13 @@ package struct FollowerProtocol {
   package mutating func tick(now: ContinuousClock.Instant) -> [FollowerEffect] {
     guard !isStopped, isConnected else { return [] }
     let silence = translate(sync.tick(now: now), now: now)
-    guard silence.isEmpty else { return silence }
+    guard silence.isEmpty else {
+      // A silent leader, or a join that stalled: the next connection tries the next endpoint.
+      if silence.contains(where: { if case .reconnect = $0 { true } else { false } }) {
+        leaders.advance()
+      }
+      return silence
+    }
     guard sync.phase != .greeting else { return [] }
     var effects: [FollowerEffect] = [.send(sync.ping(client: client))]
     if outbox.realignmentTimedOut(after: resendAfter, now: now) {

@@ -36,7 +36,8 @@ final class SimulatedFollower {
     self.id = id
     self.client = client
     core = FollowerProtocol(
-      client: client, fingerprint: Simulation.fingerprint, capacity: 200,
+      client: client, fingerprint: Simulation.fingerprint,
+      leaders: LeaderEndpoints(["leader"]), capacity: 200,
       silenceLimit: .milliseconds(world.configuration.silenceMilliseconds),
       resendAfter: .milliseconds(world.configuration.silenceMilliseconds), now: world.instant)
   }

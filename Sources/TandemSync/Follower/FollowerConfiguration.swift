@@ -4,6 +4,11 @@ import TandemProtocol
 public struct FollowerConfiguration: Sendable {
   /// The leader's control endpoint, e.g. `tcp://leader.example:5600`.
   public var leader: String
+  /// The control endpoints of the other leaders sharing the leader's journal (its standbys),
+  /// e.g. `["tcp://leader-b.example:5600"]`. The follower joins ``leader`` first and whichever
+  /// holds the lease after that: a standby answers with a redirect to the lease holder, and a
+  /// leader gone silent makes the follower try the next endpoint, round the list.
+  public var standbyLeaders: [String] = []
   /// This follower's client id, which numbers its actions. By default a new random id per
   /// process: a restarted process starts a new numbering, and actions it had not seen
   /// acknowledged before it died are gone with it. Give a stable id (and keep one process per
@@ -39,9 +44,28 @@ public struct FollowerConfiguration: Sendable {
   /// which pins another leader key, stops with ``FollowerError/authenticationFailed(_:)``.
   public var security: FollowerSecurity?
 
+  /// ``leader``, then ``standbyLeaders``.
+  public var leaderEndpoints: [String] { [leader] + standbyLeaders }
+
   public init(leader: String, clientID: String = FollowerConfiguration.randomClientID()) {
     self.leader = leader
     self.clientID = clientID
+  }
+
+  /// A configuration for the leaders at `endpoints` (at least one): the first is joined first,
+  /// the others are its standbys (``standbyLeaders``).
+  public init(
+    leaders endpoints: [String], clientID: String = FollowerConfiguration.randomClientID()
+  ) {
+    precondition(!endpoints.isEmpty, "a follower needs at least one leader endpoint")
+    self.init(leader: endpoints[0], clientID: clientID)
+    standbyLeaders = Array(endpoints.dropFirst())
+  }
+
+  /// The endpoints of a comma-separated list, as the command lines' `--leader` takes them
+  /// (`tcp://a:5600,tcp://b:5600`); empty items are left out.
+  public static func endpoints(_ list: String) -> [String] {
+    list.split(separator: ",").map { String($0.filter { $0 != " " }) }.filter { !$0.isEmpty }
   }
 
   /// A random client id: 32 hexadecimal digits.

@@ -263,7 +263,7 @@ public final class Leader<State: Codable & Sendable>: Sendable {
 extension LeaderError {
   /// The typed error for what starting a leader threw: the journal's, ZeroMQ's, or the initial
   /// state's encoding.
-  fileprivate init(starting error: any Error) {
+  init(starting error: any Error) {
     switch error {
     case let error as LeaderError: self = error
     case let error as JournalError: self = .journal(error)

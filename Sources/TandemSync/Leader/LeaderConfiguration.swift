@@ -91,6 +91,15 @@ public struct LeaderConfiguration: Sendable {
   /// rejection with code ``Rejection/Code/outOfOrder``, which would tell the follower that the
   /// number is not used up, is sent as ``Rejection/Code/refused`` with its message.
   public var validate: (@Sendable (_ action: any Action, _ origin: Origin) -> Rejection?)?
+  /// Asked before every acknowledgement the leader sends (`ACK`, `WELCOME`, `DELTA`,
+  /// `DELTAS`): while it answers `false` they are dropped and counted (reason `withheld`), and
+  /// followers send their actions again to whichever leader serves next. A standby leader's
+  /// lease keeper answers it (see the Protocol article, "When a leader may acknowledge"); nil
+  /// (the default) acknowledges always.
+  public var mayAcknowledge: (@Sendable () -> Bool)?
+  /// The leadership lease as `STATS` reports it (a standby leader's ``LeaseKeeper/lease()``);
+  /// nil (the default) for a leader without one.
+  public var leaseStatus: (@Sendable () -> LeaderStatistics.Lease?)?
   /// The leader's CURVE keys and key store; `nil` (the default) runs in plain mode, with no
   /// encryption and no authentication, which the leader's first log line says.
   public var security: LeaderSecurity?

@@ -70,6 +70,33 @@ public struct LeaderStatistics: Sendable, Equatable, Codable {
   public var degraded: String?
   /// The leader's security: `nil` from a leader that does not send it.
   public var security: Security?
+  /// The leadership lease, for a standby leader's active run (see
+  /// ``LeaderConfiguration/leaseStatus``): `nil` for a leader without one.
+  public var lease: Lease?
+
+  /// The leadership lease shared by standby leaders, as `STATS` reports it.
+  public struct Lease: Sendable, Equatable, Codable {
+    /// This leader's role: `standby`, `acquiring`, `recovering`, `active`, `steppingDown` or
+    /// `demoting`.
+    public var role: String
+    /// The holder's leader id, its control endpoint and its fencing epoch, as last read.
+    public var holder: String
+    public var control: String
+    public var fencingEpoch: UInt64
+    /// How long this leader may still acknowledge, in milliseconds (measured conservatively
+    /// from its last renewal's start); 0 when it does not hold the lease.
+    public var millisecondsLeft: Int
+
+    public init(
+      role: String, holder: String, control: String, fencingEpoch: UInt64, millisecondsLeft: Int
+    ) {
+      self.role = role
+      self.holder = holder
+      self.control = control
+      self.fencingEpoch = fencingEpoch
+      self.millisecondsLeft = millisecondsLeft
+    }
+  }
 
   /// A leader's security, as `STATS` reports it.
   public struct Security: Sendable, Equatable, Codable {

@@ -6,7 +6,7 @@ let simulateCommand = Command(
   name: "simulate",
   summary: "Check the protocol's rules in a deterministic simulation with faults",
   usage: "[--seed S] [--steps N] [--seeds K] [--mutation RULE] [--without KINDS]\n"
-    + "  [--ledger-pressure] [--verbose] [--trace]\n\n"
+    + "  [--ledger-pressure] [--standby] [--verbose] [--trace]\n\n"
     + "  --seed S         the first seed (default: a random one, printed)\n"
     + "  --steps N        steps per seed, with faults, before the run settles (default 20000)\n"
     + "  --seeds K        runs seeds S, S+1, ... S+K-1 (default 1)\n"
@@ -16,6 +16,10 @@ let simulateCommand = Command(
     + FaultKind.allCases.map(\.rawValue).joined(separator: ", ") + "\n"
     + "  --ledger-pressure  gives some seeds ledger bounds so small that the leader forgets\n"
     + "                   clients that are still sending\n"
+    + "  --standby        simulates standby leaders instead: leader processes sharing a\n"
+    + "                   journal and a lease, killed, paused past their lease, cut off from\n"
+    + "                   the database and handing over, under clients' load; its rules: "
+    + FailoverConfiguration.Mutation.allCases.map(\.rawValue).joined(separator: ", ") + "\n"
     + "  --verbose        one line per seed\n"
     + "  --trace          prints every step's events and messages as they happen\n\n"
     + "One leader and several followers run in this process over a simulated network, with\n"
@@ -26,12 +30,10 @@ let simulateCommand = Command(
     + "its run exactly: a violation prints the seed and the steps that led to it.\n\n"
     + "Exits with status 1 when an invariant was violated.",
   run: { words in
-    var arguments = try CommandLineArguments(words, flags: ["verbose", "trace", "ledger-pressure"])
-    let first =
-      try arguments.option("seed", expected: "a whole number", { UInt64($0) })
-      ?? UInt64.random(in: 0...UInt64(UInt32.max))
-    let steps = try arguments.integer("steps", default: 20_000, in: 1...Int.max)
-    let seeds = try arguments.integer("seeds", default: 1, in: 1...Int.max)
+    var arguments = try CommandLineArguments(
+      words, flags: ["verbose", "trace", "ledger-pressure", "standby"])
+    if arguments.flag("standby") { return try simulateStandby(&arguments) }
+    let (first, steps, seeds) = try seedOptions(&arguments)
     let mutation = try arguments.option(
       "mutation",
       expected: SimulationConfiguration.Mutation.allCases.map(\.rawValue).joined(separator: ", "),

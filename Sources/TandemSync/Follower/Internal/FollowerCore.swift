@@ -20,8 +20,8 @@ final class FollowerCore<Model: ReplicaModel>: Sendable {
     configuration: FollowerConfiguration, fingerprint: String, schema: ApplicationSchema? = nil,
     makeModel: @escaping @Sendable () -> Model
   ) async throws(FollowerError) {
-    guard Endpoint(parsing: configuration.leader) != nil else {
-      throw .invalidEndpoint(configuration.leader)
+    for leader in configuration.leaderEndpoints where Endpoint(parsing: leader) == nil {
+      throw .invalidEndpoint(leader)
     }
     guard FrameReader.clientIDBytes.contains(configuration.clientID.utf8.count) else {
       throw .invalidClientID(configuration.clientID)
@@ -35,6 +35,7 @@ final class FollowerCore<Model: ReplicaModel>: Sendable {
     let shared = SharedFollowerProtocol(
       FollowerProtocol(
         client: configuration.clientID, fingerprint: fingerprint, schema: schema,
+        leaders: LeaderEndpoints(configuration.leaderEndpoints),
         capacity: configuration.outboxCapacity, silenceLimit: configuration.silenceLimit,
         resendAfter: configuration.resendAfter, now: .now))
     let joined = JoinSignal<Store<State>>()

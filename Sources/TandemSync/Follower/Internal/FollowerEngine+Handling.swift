@@ -16,8 +16,9 @@ extension FollowerEngine {
       }
       log.rateLimited(.debug, "reply \(reply)")
       switch reply {
-      case .welcome:
-        // The leader answered a HELLO: the next outage backs off from the shortest delay again.
+      case .welcome, .redirect:
+        // The leader answered a HELLO (or a standby named the one that serves): the next
+        // outage backs off from the shortest delay again.
         nextDelay = configuration.reconnectDelay
       case .error:
         // An ERROR stops the follower or drops the connection: first read the updates that

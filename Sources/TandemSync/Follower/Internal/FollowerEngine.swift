@@ -70,6 +70,10 @@ final class FollowerEngine<Model: ReplicaModel> {
   /// The protocol's join and replica position (a copy, for statistics).
   var sync: ReplicaSync { shared.withLock { $0.core.sync } }
 
+  /// The leader endpoint to join: the configured leader, a standby's redirect, or the next
+  /// configured endpoint after a silence (see ``LeaderEndpoints``).
+  var currentLeader: String { shared.withLock { $0.core.leaders.current } }
+
   /// Connects the control socket and says hello; the updates socket follows the `WELCOME`.
   func connect() {
     guard !stopped else { return }
@@ -82,15 +86,16 @@ final class FollowerEngine<Model: ReplicaModel> {
       // A routing id of this connection's own, which ZeroMQ's automatic reconnects keep: the
       // leader then goes on accepting this connection's actions (it owns the client id).
       try dealer.set(.routingID, Self.connectionRoutingID())
-      guard let endpoint = Endpoint(parsing: configuration.leader) else {
-        fail(.invalidEndpoint(configuration.leader))
+      let leader = currentLeader
+      guard let endpoint = Endpoint(parsing: leader) else {
+        fail(.invalidEndpoint(leader))
         return
       }
       try dealer.connect(endpoint)
       scope.register(dealer) { [weak self] _ in self?.repliesArrived() }
       self.dealer = dealer
     } catch {
-      log.error("cannot connect to \(configuration.leader): \(error)")
+      log.error("cannot connect to \(currentLeader): \(error)")
       scheduleReconnect()
       return
     }
@@ -104,7 +109,7 @@ final class FollowerEngine<Model: ReplicaModel> {
       subscriber.close()
       self.subscriber = nil
     }
-    let address = Self.resolve(announced, controlEndpoint: configuration.leader)
+    let address = Self.resolve(announced, controlEndpoint: currentLeader)
     do {
       guard let endpoint = Endpoint(parsing: address) else {
         throw FollowerError.invalidEndpoint(address)

@@ -13,11 +13,15 @@ struct DroppedMessages {
     /// A large reply (`STATE`, `DELTAS`, `STATS`, ...) to a connection that already has its
     /// bytes of them queued.
     case replyBytesLimit
+    /// An acknowledgement (`ACK`, `WELCOME`, a delta) while
+    /// ``LeaderConfiguration/mayAcknowledge`` said no: a standby leader's lease was running out.
+    case withheld
 
     var explanation: String {
       switch self {
       case .unsent: "the peer had gone or its queue was full"
       case .replyBytesLimit: "the connection had large replies queued to its limit"
+      case .withheld: "the leader could not be sure of its lease"
       }
     }
   }

@@ -4,6 +4,31 @@ import TandemProtocol
 import ZeroMQ
 
 extension LeaderEngine {
+  /// Whether `reply` may go: one that acknowledges (`ACK`, `WELCOME`, `DELTAS`) only while
+  /// ``LeaderConfiguration/mayAcknowledge`` allows it.
+  func acknowledges(_ reply: ControlReply) -> Bool {
+    switch reply {
+    case .ack, .welcome, .deltas: mayAcknowledge()
+    default: true
+    }
+  }
+
+  /// Whether `message` may go: a delta only while ``LeaderConfiguration/mayAcknowledge``
+  /// allows it (heartbeats and `BYE` always).
+  func acknowledges(_ message: UpdateMessage) -> Bool {
+    switch message {
+    case .delta, .deltas: mayAcknowledge()
+    default: true
+    }
+  }
+
+  /// Asks ``LeaderConfiguration/mayAcknowledge``; a refusal is counted as a withheld message.
+  func mayAcknowledge() -> Bool {
+    guard let gate = configuration.mayAcknowledge, !gate() else { return true }
+    dropped(.withheld)
+    return false
+  }
+
   /// Carries out the effects ``core`` returned, in order, with those that carrying them out adds
   /// (an applied action's outcome, a journal window), then empties the buffer for reuse.
   func perform() {
@@ -13,6 +38,7 @@ extension LeaderEngine {
       index += 1
       switch effect {
       case .reply(let connection, let reply):
+        guard acknowledges(reply) else { break }
         send(reply, to: connection)
       case .replyAfterCommit:
         break  // the core holds it, and returns it as `.reply` when the batch commits
@@ -23,6 +49,7 @@ extension LeaderEngine {
           forwarded, from: connection, key: origin.key, quietly: quietly, result: result,
           ledger: &ledger, into: &effects)
       case .publish(let message):
+        guard acknowledges(message) else { break }
         let frames = message.frames
         send(frames, on: updates)
         counters.bytesPublished += frames.reduce(0) { $0 + $1.count }

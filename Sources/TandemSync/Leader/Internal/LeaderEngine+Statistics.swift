@@ -26,6 +26,7 @@ extension LeaderEngine {
       clients: Array(clients), clientCount: entries.count, degraded: journalRefusal?.summary,
       security: LeaderStatistics.Security(
         mode: keyRing == nil ? "plain" : "curve", keys: keyRing?.count ?? 0,
-        handshakeFailures: handshakeFailures.byReason))
+        handshakeFailures: handshakeFailures.byReason),
+      lease: configuration.leaseStatus?())
   }
 }

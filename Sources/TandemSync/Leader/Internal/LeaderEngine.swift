@@ -310,7 +310,7 @@ final class LeaderEngine<State: Codable & Sendable> {
   }
 
   /// Counts a dropped message; the log says so at the next heartbeat, one line for many.
-  private func dropped(_ reason: DroppedMessages.Reason) {
+  func dropped(_ reason: DroppedMessages.Reason) {
     counters.messagesDropped += 1
     counters.droppedByReason[reason.label, default: 0] += 1
     droppedMessages.count(reason)

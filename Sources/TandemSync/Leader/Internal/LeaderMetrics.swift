@@ -176,6 +176,7 @@ extension DroppedMessages.Reason {
     switch self {
     case .unsent: "unsent"
     case .replyBytesLimit: "reply_bytes_limit"
+    case .withheld: "withheld"
     }
   }
 }

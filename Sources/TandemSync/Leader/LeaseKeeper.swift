@@ -1,0 +1,217 @@
+import Synchronization
+import TandemJournal
+import TandemProtocol
+import ZeroMQ
+
+/// Keeps a standby leader's lease: runs the leadership rules (``TandemProtocol``'s
+/// `Leadership`) against a ``LeaseStore`` on a thread of its own, since the store's calls
+/// block on the database, and tells the leader process what to do through ``Actions``.
+///
+/// While standby it watches the lease and keeps the redirect target up to date; when the lease
+/// is free or ran out it takes it, has the process recover from the shared journal
+/// (``Actions/recover``), and renews it every third of its length. ``mayAcknowledge()`` is
+/// what the leader's ``LeaderConfiguration/mayAcknowledge`` asks; when the lease cannot be
+/// renewed in time the keeper stops the process acknowledging and has it close its sockets.
+///
+/// ```swift
+/// let keeper = try LeaseKeeper(
+///   store: lease, leaderID: id, control: "tcp://a:5600", updates: "tcp://a:5601",
+///   leaseLength: .milliseconds(1500), actions: actions)
+/// keeper.start()
+/// ```
+public final class LeaseKeeper: Sendable {
+  /// What the leader process does when the lease rules say so; each runs on the keeper's
+  /// thread, and may block.
+  public struct Actions: Sendable {
+    /// Open the shared journal for appends fenced by the epoch given, recover the state and
+    /// the ledger from it, and serve; throw when that fails (the keeper gives the lease up).
+    public var recover: @Sendable (_ fencingEpoch: UInt64) throws -> Void
+    /// Stop acknowledging at once (the leader's gate already says no), for the reason given.
+    public var stopAcknowledging: @Sendable (_ reason: String) -> Void
+    /// Commit and answer the batch in flight, then return (a clean hand-over).
+    public var drain: @Sendable () -> Void
+    /// Stop serving (close the leader's sockets and journal session) and answer followers
+    /// with `REDIRECT` again.
+    public var closeSockets: @Sendable () -> Void
+    /// The lease holder followers are to be redirected to (nil: none is known).
+    public var redirect: @Sendable (LeaseRecord?) -> Void
+    /// A line for the log.
+    public var log: @Sendable (_ error: Bool, _ message: String) -> Void
+
+    public init(
+      recover: @escaping @Sendable (UInt64) throws -> Void,
+      stopAcknowledging: @escaping @Sendable (String) -> Void,
+      drain: @escaping @Sendable () -> Void, closeSockets: @escaping @Sendable () -> Void,
+      redirect: @escaping @Sendable (LeaseRecord?) -> Void,
+      log: @escaping @Sendable (Bool, String) -> Void
+    ) {
+      self.recover = recover
+      self.stopAcknowledging = stopAcknowledging
+      self.drain = drain
+      self.closeSockets = closeSockets
+      self.redirect = redirect
+      self.log = log
+    }
+  }
+
+  /// The lease as this keeper sees it, for statistics (`tandem stats`).
+  public struct Status: Sendable, Equatable {
+    /// `standby`, `acquiring`, `recovering`, `active`, `steppingDown` or `demoting`.
+    public var role: String
+    /// The lease last read or answered.
+    public var lease: LeaseRecord?
+    /// How long this leader may still acknowledge, when it holds the lease.
+    public var timeLeft: Duration?
+  }
+
+  private let store: any LeaseStore
+  private let control: String
+  private let updates: String
+  private let actions: Actions
+  private let loop: IOLoop
+  private let leadership: Mutex<Leadership>
+
+  /// A keeper for `leaderID` (unique per process), advertising `control` and `updates` to
+  /// followers while it holds the lease.
+  public init(
+    store: any LeaseStore, leaderID: String, control: String, updates: String,
+    leaseLength: Duration, actions: Actions
+  ) throws(LeaderError) {
+    self.store = store
+    self.control = control
+    self.updates = updates
+    self.actions = actions
+    leadership = Mutex(
+      Leadership(configuration: .init(leaderID: leaderID, leaseLength: leaseLength)))
+    do {
+      loop = try IOLoop(name: "tandem-lease")
+    } catch {
+      throw .cannotStart(error)
+    }
+  }
+
+  /// Starts watching the lease, and ticking.
+  public func start() {
+    let interval = leadership.withLock { $0.configuration.safetyMargin } / 4
+    // Weakly: a keeper released without stop() lets its loop go (the loop's deinit stops it).
+    loop.execute { [weak self] scope in
+      _ = scope.schedule(every: interval) { [weak self] in self?.step { $0.tick(now: .now) } }
+      self?.step { $0.start(now: .now) }
+    }
+  }
+
+  /// Whether the leader may acknowledge now (what ``LeaderConfiguration/mayAcknowledge``
+  /// asks); callable from any thread.
+  public func mayAcknowledge() -> Bool {
+    leadership.withLock { $0.mayAcknowledge(now: .now) }
+  }
+
+  /// Asks the active leader to hand over cleanly; nothing when it does not serve.
+  public func stepDown() {
+    loop.execute { [weak self] _ in self?.step { $0.stepDown(now: .now) } }
+  }
+
+  /// The lease as of now.
+  public func status() -> Status {
+    leadership.withLock { leadership in
+      let now = ContinuousClock.now
+      return Status(
+        role: "\(leadership.phase)", lease: leadership.lease,
+        timeLeft: leadership.timeLeft(now: now))
+    }
+  }
+
+  /// The lease as `STATS` reports it (what ``LeaderConfiguration/leaseStatus`` asks).
+  public func lease() -> LeaderStatistics.Lease? {
+    let status = status()
+    guard let lease = status.lease else { return nil }
+    let left = status.timeLeft.map { max(0, Int($0 / .milliseconds(1))) } ?? 0
+    return LeaderStatistics.Lease(
+      role: status.role, holder: lease.holder, control: lease.control,
+      fencingEpoch: lease.fencingEpoch, millisecondsLeft: left)
+  }
+
+  /// Stops the keeper's thread (after the call in progress); the lease is left to run out.
+  public func stop() async {
+    await loop.shutdown()
+  }
+
+  /// Feeds one input to the rules and carries out their effects, with the inputs those add.
+  private func step(_ input: (inout Leadership) -> [LeadershipEffect]) {
+    var pending = leadership.withLock { input(&$0) }
+    while !pending.isEmpty {
+      let effect = pending.removeFirst()
+      pending += perform(effect)
+    }
+  }
+
+  /// Carries one effect out; returns the effects of the input it reports.
+  private func perform(_ effect: LeadershipEffect) -> [LeadershipEffect] {
+    func feed(_ input: (inout Leadership) -> [LeadershipEffect]) -> [LeadershipEffect] {
+      leadership.withLock { input(&$0) }
+    }
+    switch effect {
+    case .readLease:
+      do throws(JournalError) {
+        let record = try store.current()
+        actions.redirect(record)
+        return feed { $0.leaseRead(record, now: .now) }
+      } catch {
+        return feed { $0.leaseReadFailed("\(error)", now: .now) }
+      }
+    case .watchLease(let timeout):
+      try? store.waitForChange(timeout: timeout)
+      // As a job of its own: a stop or a hand-over queued meanwhile runs first, and a loop
+      // shutting down drops it, ending the watch.
+      loop.execute { [weak self] _ in self?.step { $0.watchEnded(now: .now) } }
+      return []
+    case .acquire(let length):
+      let leaderID = leadership.withLock { $0.configuration.leaderID }
+      do throws(JournalError) {
+        let record = try store.acquire(
+          holder: leaderID, control: control, updates: updates, length: length)
+        return feed { $0.acquired(record, now: .now) }
+      } catch {
+        return feed { $0.acquireFailed("\(error)", now: .now) }
+      }
+    case .renew(let fencingEpoch, let length):
+      let leaderID = leadership.withLock { $0.configuration.leaderID }
+      do throws(JournalError) {
+        let record = try store.renew(holder: leaderID, fencingEpoch: fencingEpoch, length: length)
+        return feed { $0.renewed(record, now: .now) }
+      } catch {
+        return feed { $0.renewFailed("\(error)", now: .now) }
+      }
+    case .recover(let fencingEpoch):
+      do {
+        try actions.recover(fencingEpoch)
+        return feed { $0.recovered(now: .now) }
+      } catch {
+        return feed { $0.recoveryFailed("\(error)", now: .now) }
+      }
+    case .serve:
+      actions.redirect(nil)
+      return []
+    case .stopAcknowledging(let reason):
+      actions.stopAcknowledging(reason)
+      return []
+    case .drain:
+      actions.drain()
+      return feed { $0.drained(now: .now) }
+    case .closeSockets:
+      actions.closeSockets()
+      return feed { $0.demoted(now: .now) }
+    case .release(let fencingEpoch):
+      let leaderID = leadership.withLock { $0.configuration.leaderID }
+      do throws(JournalError) {
+        try store.release(holder: leaderID, fencingEpoch: fencingEpoch)
+      } catch {
+        actions.log(true, "cannot give the lease up (it runs out by itself): \(error)")
+      }
+      return []
+    case .log(let level, let message):
+      actions.log(level == .error, message)
+      return []
+    }
+  }
+}
