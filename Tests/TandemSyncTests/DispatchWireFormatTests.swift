@@ -100,4 +100,26 @@ struct DispatchWireFormatTests {
     configuration.maxMessageSize = -1
     #expect(LeaderEngine<Int>.controlFrameLimit(configuration) == -1)
   }
+
+  @Test(.timeLimit(.minutes(1)))
+  func aPayloadAtTheAnnouncedLimitWithTheLongestTextsReachesTheLeader() async throws {
+    let leader = try await makeLeader { $0.maxMessageSize = 1024 }
+    let client = RawClient(endpoint: leader.controlEndpoint)
+    defer { client.close() }
+    let payload = Array(#"{"padding":"\#(String(repeating: "x", count: 1010))"}"#.utf8)
+    #expect(payload.count == 1024)
+    // An unregistered tag of 256 bytes: the leader reads the action and refuses its tag, which
+    // it could not if ZeroMQ had closed the connection for the frame's size.
+    let action = ForwardedAction(
+      client: String(repeating: "c", count: 256), number: 1,
+      tag: String(repeating: "t", count: 256), payload: payload)
+    let reply = try client.request(.dispatch(action))
+    guard case .reject(_, 1, let rejection) = reply else {
+      Issue.record("expected REJECT, got \(reply)")
+      await leader.stop()
+      return
+    }
+    #expect(rejection.code == .unknownTag)
+    await leader.stop()
+  }
 }
