@@ -53,6 +53,14 @@ let package = Package(
       providers: [.apt(["libsqlite3-dev"])]
     ),
 
+    // libpq through pkg-config; only TandemJournal imports it (the shared PostgreSQL journal
+    // and its leadership lease).
+    .systemLibrary(
+      name: "CPostgres",
+      pkgConfig: "libpq",
+      providers: [.apt(["libpq-dev"])]
+    ),
+
     // The protocol without I/O: the wire codec, the client ledger and the rules of exactly-once
     // dispatch and replica sync, as values that take inputs and return effects.
     .target(
@@ -62,10 +70,11 @@ let package = Package(
     // checking the protocol's invariants; no I/O.
     .target(name: "TandemSimulation", dependencies: ["Tandem", "StatePatch", "TandemProtocol"]),
 
-    // The leader's journal of deltas, snapshots and the client ledger; the only importer of
-    // CSQLite.
+    // The leader's journal of deltas, snapshots and the client ledger, in SQLite or PostgreSQL,
+    // and the leadership lease; the only importer of CSQLite and CPostgres.
     .target(
-      name: "TandemJournal", dependencies: ["TandemProtocol", "StatePatch", "CSQLite"],
+      name: "TandemJournal",
+      dependencies: ["TandemProtocol", "StatePatch", "CSQLite", "CPostgres"],
       swiftSettings: crossModule),
 
     // Leader and followers: the shells that own the sockets, timers and journal.
@@ -147,6 +156,14 @@ let package = Package(
       dependencies: ["CounterVersions", "Tandem", "TandemSync", "CommandLineKit"],
       path: "Tests/RollingUpgradeHelper"
     ),
+    // A private PostgreSQL cluster per test run, a database per test: for the tests of the
+    // PostgreSQL journal and lease, here and in other test targets.
+    .target(
+      name: "PostgresTestSupport", dependencies: ["TandemJournal"],
+      path: "Tests/PostgresTestSupport"),
+    .testTarget(
+      name: "PostgresJournalTests",
+      dependencies: ["PostgresTestSupport", "TandemJournal", "TandemProtocol"]),
     .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit"]),
     // A stand-in for swift-log's `Logging` module (SwiftPM cannot fetch packages here), and
     // tests that it and TandemSync are imported together and bridged.

@@ -24,6 +24,13 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
   case sqlite(path: String, SQLiteError)
   /// A system call on the journal's lock file failed.
   case system(path: String, call: String, errno: Int32)
+  /// A PostgreSQL statement of the shared journal or its lease failed; nothing of the
+  /// operation was stored. `location` is the connection string without its password.
+  case postgres(location: String, PostgresError)
+  /// This leader no longer holds the shared journal's lease with `fencingEpoch`: another took it
+  /// (`current`, as the database saw it), or it ran out. Nothing of the refused operation was
+  /// stored.
+  case fenced(holder: String, fencingEpoch: UInt64, current: LeaseRecord?)
 
   /// What went wrong and what to do about it, in one paragraph.
   public var description: String {
@@ -75,6 +82,17 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
         return "journal \(path): \(call) failed with errno \(errno)"
       }
       return "journal \(path): \(fault.advice) (\(call) failed with errno \(errno))"
+    case .postgres(let location, let error):
+      let advice =
+        error.isConnectionFailure
+        ? "check that the database is up and reachable, then retry; nothing was stored"
+        : "nothing of the operation was stored"
+      return "PostgreSQL journal \(location): \(error). \(advice)."
+    case .fenced(let holder, let fencingEpoch, let current):
+      let now = current.map { "the lease is now \($0)" } ?? "nobody holds the lease"
+      return "leader \(holder) lost the journal's lease (its fencing epoch \(fencingEpoch)): "
+        + "\(now). Its write was refused and nothing of it stored; it must stop acting as leader "
+        + "(followers move to the lease's holder)."
     }
   }
 

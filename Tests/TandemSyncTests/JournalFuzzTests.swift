@@ -90,6 +90,8 @@ extension JournalError {
     case .notFound: "not found"
     case .sqlite(_, let error): "sqlite \(error.primaryCode)"
     case .system(_, let call, _): "system \(call)"
+    case .postgres(_, let error): "postgres \(error.sqlState ?? "client")"
+    case .fenced: "fenced"
     }
   }
 }

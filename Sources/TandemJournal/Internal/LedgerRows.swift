@@ -13,17 +13,7 @@ extension SQLiteStatement {
     try bind(entry.lastNumber, at: 2)
     try bind(entry.lastSequence, at: 3)
     try bind(entry.lastActive, at: 4)
-    let rejections = entry.rejections.keys.sorted().map { number -> JSONValue in
-      let rejection = entry.rejections[number]!
-      return [.uint(number), .string(rejection.code.rawValue), .string(rejection.message)]
-    }
-    let runs = entry.rejectedRuns.map { run -> JSONValue in
-      [
-        .uint(run.numbers.lowerBound), .uint(run.numbers.upperBound),
-        .string(run.rejection.code.rawValue), .string(run.rejection.message),
-      ]
-    }
-    try bind(JSONValue.array(rejections + runs).canonicalBytes(), at: 5)
+    try bind(LedgerRejections.encode(entry), at: 5)
     try bind(entry.generation, at: 6)
     try bind(entry.key, at: 7)
   }
@@ -36,16 +26,37 @@ extension SQLiteStatement {
     var entry = ClientLedger.Entry(
       lastNumber: uint64(at: 1), lastSequence: uint64(at: 2), lastActive: uint64(at: 3),
       generation: uint64(at: 5), key: text(at: 6))
-    guard let (rejections, runs) = Self.rejections(from: blob(at: 4)) else {
+    guard let (rejections, runs) = LedgerRejections.decode(blob(at: 4)) else {
       throw .corruptJournal("the rejections of client \(client) are not a list of rejections")
     }
     entry.rejections = rejections
     entry.rejectedRuns = runs
     return (client, entry)
   }
+}
 
-  private static func rejections(
-    from bytes: [UInt8]
+/// The rejections column of a ledger row, in both journals: the canonical JSON array of
+/// `[number, code, message]` triples, by number, followed by the runs of numbers rejected
+/// together as `[first, last, code, message]`.
+package enum LedgerRejections {
+  /// The column's bytes for `entry`'s rejections and rejected runs.
+  package static func encode(_ entry: ClientLedger.Entry) -> [UInt8] {
+    let rejections = entry.rejections.keys.sorted().map { number -> JSONValue in
+      let rejection = entry.rejections[number]!
+      return [.uint(number), .string(rejection.code.rawValue), .string(rejection.message)]
+    }
+    let runs = entry.rejectedRuns.map { run -> JSONValue in
+      [
+        .uint(run.numbers.lowerBound), .uint(run.numbers.upperBound),
+        .string(run.rejection.code.rawValue), .string(run.rejection.message),
+      ]
+    }
+    return JSONValue.array(rejections + runs).canonicalBytes()
+  }
+
+  /// The rejections and runs in `bytes`, or nil when they do not read.
+  package static func decode(
+    _ bytes: [UInt8]
   ) -> ([UInt64: Rejection], [ClientLedger.RejectedRun])? {
     guard case .array(let items)? = try? JSONValue(parsing: bytes) else { return nil }
     var rejections: [UInt64: Rejection] = [:]

@@ -16,7 +16,7 @@ let journalBackupCommand = Command(
     + "followers resync.",
   run: { words in
     var arguments = try CommandLineArguments(words)
-    let path = try journalPath(&arguments)
+    let path = try journalPath(&arguments, command: "backup")
     let destination = try arguments.required("to")
     try arguments.finish()
     guard !destination.isEmpty else {

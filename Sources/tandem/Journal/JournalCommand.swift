@@ -2,10 +2,18 @@ import CommandLineKit
 import TandemJournal
 import TandemSync
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// `tandem journal <command>`: look into, check, compact and back up a leader's journal file.
 let journalCommands = CommandGroup(
   name: "tandem journal",
-  summary: "Inspect, verify, compact and back up a leader's journal (an SQLite file).",
+  summary:
+    "Inspect, verify, compact and back up a leader's journal (an SQLite file, or, for verify "
+    + "and compact, a PostgreSQL database).",
   commands: [
     journalInspectCommand, journalVerifyCommand, journalCompactCommand, journalBackupCommand,
   ],
@@ -15,6 +23,7 @@ let journalCommands = CommandGroup(
       1   the journal cannot be used, or (verify) a check found a problem
       64  the command was called wrongly (see the usage above)
       66  there is no journal at the --db path
+      69  inspect or backup was given a PostgreSQL journal (they read files only)
       74  the output could not be written (e.g. a full disk)
     """
 )
@@ -31,12 +40,43 @@ struct JournalProblems: Error, CustomStringConvertible {
   var description: String { "\(count) problem(s) found" }
 }
 
-/// The `--db` option of the journal commands: the journal file's path, not empty.
-func journalPath(_ arguments: inout CommandLineArguments) throws(UsageError) -> String {
-  let path = try arguments.required("db")
-  guard !path.isEmpty else { throw UsageError("--db is empty: give the journal file's path") }
-  return path
+/// The `--db` option of the journal commands (`PATH`, `sqlite:PATH` or `postgres://...`), or
+/// else the `TANDEM_JOURNAL_URL` environment variable; not empty.
+func journalLocation(_ arguments: inout CommandLineArguments) throws(UsageError) -> JournalLocation
+{
+  let variable = JournalLocation.environmentVariable
+  guard let text = arguments.option("db") ?? environmentValue(variable) else {
+    throw arguments.missing("db", "or set \(variable)")
+  }
+  guard !text.isEmpty else {
+    throw UsageError("--db is empty: give the journal file's path or a postgres:// URL")
+  }
+  return JournalLocation(parsing: text)
 }
+
+/// The `--db` of a command that reads SQLite journals only: the file's path.
+func journalPath(_ arguments: inout CommandLineArguments, command: String) throws -> String {
+  switch try journalLocation(&arguments) {
+  case .sqlite(let path): return path
+  case .postgres:
+    throw CommandFailure(
+      .unavailable,
+      "tandem journal \(command) reads SQLite journal files only; for a PostgreSQL journal, use "
+        + "tandem journal verify or compact")
+  }
+}
+
+/// The value of the environment variable `name`, if set.
+func environmentValue(_ name: String) -> String? {
+  getenv(name).map { String(cString: $0) }
+}
+
+/// The help text of `--db` for commands that take either kind of journal.
+let journalLocationHelp =
+  "  --db LOCATION  the journal: a file (PATH or sqlite:PATH) or a PostgreSQL database\n"
+  + "                 (postgres://user@host/db); without --db, the TANDEM_JOURNAL_URL\n"
+  + "                 environment variable (keeps a password off the command line).\n"
+  + "                 Passwords are never printed.\n"
 
 /// Opens the journal at `path` read-only; a path with no file there ends with status 66
 /// (EX_NOINPUT), as sysexits has it for missing input.

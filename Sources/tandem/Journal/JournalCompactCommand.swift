@@ -2,22 +2,34 @@ import CommandLineKit
 import TandemJournal
 import TandemSync
 
-/// `tandem journal compact --db PATH [--window N] [--reclaim]`: removes what recovery and
-/// catch-up no longer need and checkpoints the log. Takes the leader lock, so it refuses to run
-/// while a leader has the journal open.
+/// `tandem journal compact --db LOCATION [--window N] [--reclaim]`: removes what recovery and
+/// catch-up no longer need and checkpoints the log. On a file it takes the leader lock, so it
+/// refuses to run while a leader has the journal open; on PostgreSQL it runs in one
+/// transaction beside the leaders.
 let journalCompactCommand = Command(
   name: "compact",
   summary: "Remove old snapshots and deltas outside the catch-up window; checkpoint the log",
-  usage: "--db PATH [--window N] [--reclaim]\n\n"
-    + "  --db PATH   the journal file; refused while a leader has it open\n"
-    + "  --window N  deltas to keep behind the latest snapshot (default 100000)\n"
-    + "  --reclaim   also return the freed pages to the file system (shrinks the file)",
+  usage: "--db LOCATION [--window N] [--reclaim]\n\n" + journalLocationHelp
+    + "                 A file is refused while a leader has it open; a PostgreSQL journal\n"
+    + "                 is compacted in one transaction, beside its leaders.\n"
+    + "  --window N     deltas to keep behind the latest snapshot (default 100000)\n"
+    + "  --reclaim      (files) also return the freed pages to the file system",
   run: { words in
     var arguments = try CommandLineArguments(words, flags: ["reclaim"])
-    let path = try journalPath(&arguments)
+    let location = try journalLocation(&arguments)
     let window = try arguments.integer("window", default: 100_000)
     let reclaim = arguments.flag("reclaim")
     try arguments.finish()
+    guard case .sqlite(let path) = location else {
+      guard case .postgres(let connection) = location else { return }
+      let journal = try PostgresJournal(
+        connection: connection, configuration: .init(catchUpWindow: UInt64(window)))
+      let compaction = try journal.compact()
+      try writeLine(
+        "compacted \(location): removed \(compaction.deltasRemoved) deltas and "
+          + "\(compaction.snapshotsRemoved) snapshots")
+      return
+    }
     // Only a journal that exists: opened for writing, a missing or empty file would become one.
     try readJournal(at: path).close()
     let journal = try Journal(

@@ -16,7 +16,7 @@ let journalInspectCommand = Command(
     + "               trail; empty for the leader's own actions and without keys)",
   run: { words in
     var arguments = try CommandLineArguments(words, flags: ["json"])
-    let path = try journalPath(&arguments)
+    let path = try journalPath(&arguments, command: "inspect")
     let json = arguments.flag("json")
     let actionCount = try arguments.integer("actions", default: 0, in: 0...1_000_000)
     try arguments.finish()

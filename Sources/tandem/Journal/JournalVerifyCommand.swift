@@ -2,23 +2,31 @@ import CommandLineKit
 import TandemJournal
 import TandemSync
 
-/// `tandem journal verify --db PATH [--json]`: a thorough check; exit status 1 on problems.
+/// `tandem journal verify --db LOCATION [--json]`: a thorough check of an SQLite or PostgreSQL
+/// journal; exit status 1 on problems.
 let journalVerifyCommand = Command(
   name: "verify",
   summary: "Check a journal's integrity: pages, format, gapless deltas, snapshot, ledger",
-  usage: "--db PATH [--json]\n\n"
-    + "  --db PATH  the journal file (opened read-only; a leader may be running)\n"
-    + "  --json     one JSON object instead of text (progress still goes to stderr)\n\n"
+  usage: "--db LOCATION [--json]\n\n" + journalLocationHelp
+    + "                 Opened read-only; a leader may be running.\n"
+    + "  --json         one JSON object instead of text (progress still goes to stderr)\n\n"
     + "Exits with status 1 when the journal cannot be used or a check finds a problem.",
   run: { words in
     var arguments = try CommandLineArguments(words, flags: ["json"])
-    let path = try journalPath(&arguments)
+    let location = try journalLocation(&arguments)
+    let path = location.description
     let json = arguments.flag("json")
     try arguments.finish()
     let clock = ContinuousClock()
     let start = clock.now
-    let verification = try readJournal(at: path).verify { line in
-      printError(line)
+    let verification: Journal.Verification
+    switch location {
+    case .sqlite(let file):
+      verification = try readJournal(at: file).verify { line in printError(line) }
+    case .postgres(let connection):
+      verification = try PostgresJournal(connection: connection).verify { line in
+        printError(line)
+      }
     }
     let elapsed = clock.now - start
     if json {
