@@ -1,7 +1,7 @@
 import StatePatch
 import Tandem
 
-/// The JSON payload of a forwarded action (frame 4 of `DISPATCH`): how a Swift follower writes
+/// The JSON payload of a forwarded action (the end of `DISPATCH`'s body frame): how a Swift follower writes
 /// it and how a leader reads it, without Foundation's `JSONEncoder` and `JSONDecoder` on the
 /// hot path.
 ///

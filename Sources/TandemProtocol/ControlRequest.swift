@@ -5,7 +5,7 @@
 /// | `HELLO` | protocol version, client id, schema fingerprint, generation, schema | `WELCOME`, `ERROR` or (from a standby) `REDIRECT` |
 /// | `SNAPSHOT` | (none) | `STATE` |
 /// | `CATCHUP` | epoch, first wanted sequence | `DELTAS` or `STALE` |
-/// | `DISPATCH` | client id, action number, generation, tag, payload | `ACK` or `REJECT` |
+/// | `DISPATCH` | the action: number, generation, client id, tag, payload (``DispatchBody``) | `ACK` or `REJECT` |
 /// | `DISPATCH-QUIET` | as `DISPATCH` | nothing once applied (the delta answers), else as `DISPATCH` |
 /// | `PING` | client id, replica sequence | `PONG` |
 /// | `STATS` | (none) | `STATS` |
@@ -125,22 +125,13 @@ public struct ForwardedAction: Sendable, Equatable {
     self.payload = payload
   }
 
-  /// Reads the frames after a dispatch command.
+  /// Reads the body frame after a dispatch command (see ``DispatchBody``).
   package init(reading reader: inout FrameReader) throws(ProtocolViolation) {
-    let client = try reader.clientID()
-    let number = try reader.ordinal("number")
-    // A follower numbers its actions from 1; 0 would be taken for a duplicate of nothing.
-    guard number > 0 else { throw ProtocolViolation("\(reader.command): number is 0") }
-    self.init(
-      client: client, number: number, generation: try reader.integer("generation"),
-      tag: try reader.text("tag"), payload: try reader.bytes("payload"))
+    self = try DispatchBody.read(try reader.bytes("action"), command: reader.command)
   }
 
-  /// The request's frames, after the `command` frame.
+  /// The request's frames: the `command` frame and the body.
   package func frames(command: Frame) -> [Frame] {
-    [
-      command, Frame(utf8: client), Frame(bigEndian: number),
-      Frame(bigEndian: generation), Frame(utf8: tag), payload,
-    ]
+    [command, DispatchBody.frame(of: self)]
   }
 }

@@ -36,34 +36,22 @@ enum DeltaHead {
     }
     var frame = Frame()
     frame.reserveCapacity(size)
-    append(delta.sequence, bytes: 8, to: &frame)
-    append(UInt64(delta.actions.count), bytes: 8, to: &frame)
+    frame.appendBigEndian(delta.sequence, bytes: 8)
+    frame.appendBigEndian(UInt64(delta.actions.count), bytes: 8)
     for action in delta.actions {
       let client = action.origin.client.utf8
       let key = action.origin.key.utf8
       let tag = action.tag.utf8
-      append(action.origin.number, bytes: 8, to: &frame)
-      append(action.origin.generation, bytes: 8, to: &frame)
-      append(length: client.count, to: &frame)
-      append(length: key.count, to: &frame)
-      append(length: tag.count, to: &frame)
+      frame.appendBigEndian(action.origin.number, bytes: 8)
+      frame.appendBigEndian(action.origin.generation, bytes: 8)
+      frame.appendLength(client.count)
+      frame.appendLength(key.count)
+      frame.appendLength(tag.count)
       frame.append(contentsOf: client)
       frame.append(contentsOf: key)
       frame.append(contentsOf: tag)
     }
     return frame
-  }
-
-  private static func append(length: Int, to frame: inout Frame) {
-    // The readers' limits (and the leader's) keep every text far below 2^16 bytes.
-    precondition(length <= Int(UInt16.max), "an action's text is longer than 65,535 bytes")
-    append(UInt64(length), bytes: 2, to: &frame)
-  }
-
-  private static func append(_ value: UInt64, bytes: Int, to frame: inout Frame) {
-    for index in stride(from: bytes - 1, through: 0, by: -1) {
-      frame.append(UInt8(truncatingIfNeeded: value >> UInt64(8 * index)))
-    }
   }
 
   /// The sequence and the actions `head` holds, read in place; `command` names the message in
@@ -80,32 +68,31 @@ enum DeltaHead {
 
 /// Reads a head frame's fields in place, front to back.
 private struct DeltaHeadReader {
-  let bytes: UnsafeBufferPointer<UInt8>
+  var cursor: ByteCursor
   let command: String
-  var offset = 0
 
   init(bytes: UnsafeBufferPointer<UInt8>, command: String) {
-    self.bytes = bytes
+    self.cursor = ByteCursor(bytes)
     self.command = command
   }
 
   mutating func read(
     reusing recent: inout RecentStrings?
   ) -> Result<(sequence: UInt64, actions: [AppliedAction]), ProtocolViolation> {
-    guard bytes.count >= DeltaHead.fixedBytes else {
-      return failure("the head has \(bytes.count) bytes, fewer than \(DeltaHead.fixedBytes)")
+    guard cursor.bytes.count >= DeltaHead.fixedBytes else {
+      return failure("the head has \(cursor.bytes.count) bytes, fewer than \(DeltaHead.fixedBytes)")
     }
-    let sequence = integer(bytes: 8)
+    let sequence = cursor.integer(bytes: 8)
     guard sequence < .max else {
       return failure("sequence must be below 2^64 - 1, got \(sequence)")
     }
-    let count = integer(bytes: 8)
+    let count = cursor.integer(bytes: 8)
     guard count >= 1, count <= sequence else {
       return failure("a delta at sequence \(sequence) cannot apply \(count) actions")
     }
     // Refuse a count the head cannot hold before reserving room for it.
-    guard count <= UInt64((bytes.count - offset) / DeltaHead.recordHeaderBytes) else {
-      return failure("action count \(count) exceeds the head's \(bytes.count) bytes")
+    guard count <= UInt64((cursor.remaining) / DeltaHead.recordHeaderBytes) else {
+      return failure("action count \(count) exceeds the head's \(cursor.bytes.count) bytes")
     }
     if count > 1, recent == nil { recent = RecentStrings() }
     var actions: [AppliedAction] = []
@@ -116,8 +103,8 @@ private struct DeltaHeadReader {
       case .failure(let violation): return .failure(violation)
       }
     }
-    guard offset == bytes.count else {
-      return failure("\(bytes.count - offset) unexpected byte(s) after the last action")
+    guard cursor.remaining == 0 else {
+      return failure("\(cursor.remaining) unexpected byte(s) after the last action")
     }
     return .success((sequence, actions))
   }
@@ -125,16 +112,16 @@ private struct DeltaHeadReader {
   private mutating func action(
     _ index: UInt64, of count: UInt64, _ recent: inout RecentStrings?
   ) -> Result<AppliedAction, ProtocolViolation> {
-    guard bytes.count - offset >= DeltaHead.recordHeaderBytes else {
+    guard cursor.remaining >= DeltaHead.recordHeaderBytes else {
       return failure("action \(index) of \(count) is cut short")
     }
-    let number = integer(bytes: 8)
+    let number = cursor.integer(bytes: 8)
     guard number < .max else { return failure("number must be below 2^64 - 1, got \(number)") }
-    let generation = integer(bytes: 8)
-    let clientBytes = Int(integer(bytes: 2))
-    let keyBytes = Int(integer(bytes: 2))
-    let tagBytes = Int(integer(bytes: 2))
-    guard clientBytes + keyBytes + tagBytes <= bytes.count - offset else {
+    let generation = cursor.integer(bytes: 8)
+    let clientBytes = Int(cursor.integer(bytes: 2))
+    let keyBytes = Int(cursor.integer(bytes: 2))
+    let tagBytes = Int(cursor.integer(bytes: 2))
+    guard clientBytes + keyBytes + tagBytes <= cursor.remaining else {
       return failure("action \(index) of \(count) is cut short")
     }
     let client: String
@@ -157,20 +144,12 @@ private struct DeltaHeadReader {
     return .success(AppliedAction(origin: origin, tag: tag))
   }
 
-  private mutating func integer(bytes count: Int) -> UInt64 {
-    var value: UInt64 = 0
-    for index in offset..<offset + count { value = value << 8 | UInt64(bytes[index]) }
-    offset += count
-    return value
-  }
-
   private mutating func text(
     _ field: String, count: Int, limit: Int, _ recent: inout RecentStrings?
   ) -> Result<String, ProtocolViolation> {
     guard count <= limit else { return failure("\(field) is longer than \(limit) bytes") }
     guard count > 0 else { return .success("") }
-    let slice = UnsafeBufferPointer(rebasing: bytes[offset..<offset + count])
-    offset += count
+    let slice = cursor.take(count)
     let decoded = recent == nil ? String(validUTF8: slice) : recent!.validString(slice)
     guard let text = decoded else { return failure("\(field) is not valid UTF-8") }
     return .success(text)

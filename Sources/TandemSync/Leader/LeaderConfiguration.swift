@@ -28,9 +28,11 @@ public struct LeaderConfiguration: Sendable {
   /// journal; a follower further behind is answered `STALE` and takes a snapshot instead. By
   /// default what the backlog keeps at most (``backlogBytes``).
   public var maximumCatchUpBytes = 64 << 20
-  /// The largest message accepted on the control socket (`ZMQ_MAXMSGSIZE`); a peer that sends
-  /// a larger one is disconnected by ZeroMQ. It must hold a follower's `HELLO`, which carries
-  /// the follower's schema (`--print-schema` shows it; a few kilobytes for most applications).
+  /// The largest action payload the leader accepts, and about the largest frame on the control
+  /// socket (`ZMQ_MAXMSGSIZE` is this plus the 532 bytes a `DISPATCH` body holds beside its
+  /// payload); a peer that sends a larger frame is disconnected by ZeroMQ. It must hold a
+  /// follower's `HELLO`, which carries the follower's schema (`--print-schema` shows it; a few
+  /// kilobytes for most applications).
   public var maxMessageSize = 16 << 20
   /// The most bytes of replies larger than 4 KiB (`STATE`, `DELTAS`, `STATS`, a `WELCOME` with a
   /// large schema, ...) the leader lets wait in one control connection's queue (ZeroMQ's, until

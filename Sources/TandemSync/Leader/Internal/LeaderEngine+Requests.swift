@@ -113,4 +113,12 @@ extension LeaderEngine {
       maximumTagBytes: UInt64(FrameReader.textBytes),
       maximumClientIDBytes: UInt64(FrameReader.clientIDBytes.upperBound))
   }
+
+  /// The largest frame the control socket takes (`ZMQ_MAXMSGSIZE`): the announced payload
+  /// limit, plus what a `DISPATCH` body holds beside the payload; no limit stays none.
+  static func controlFrameLimit(_ configuration: LeaderConfiguration) -> Int {
+    configuration.maxMessageSize < 0
+      ? configuration.maxMessageSize
+      : configuration.maxMessageSize + DispatchBody.maximumOverheadBytes
+  }
 }

@@ -383,7 +383,9 @@ final class LeaderEngine<State: Codable & Sendable> {
     // A follower's control connection keeps its routing id when ZeroMQ reconnects it, and the
     // reconnected one replaces the old (which may not have been seen to break yet).
     try control.set(.routerHandover, true)
-    try control.set(.maxMessageSize, Int64(configuration.maxMessageSize))
+    // A dispatched action's payload shares its frame with the action's number, client id and
+    // tag: the frame may exceed the announced payload limit by their most bytes.
+    try control.set(.maxMessageSize, Int64(controlFrameLimit(configuration)))
     try control.set(.linger, .zero)
     return (control, try control.monitor(.handshakeFailed))
   }
