@@ -17,9 +17,10 @@ import Synchronization
 /// ```
 ///
 /// The stream ends when ``finish()`` is called (the client sees the response end), when the
-/// client goes away (noticed at the next event or keep-alive comment), when a slow client lets
-/// more than ``HTTPServer/Configuration/maximumStreamBuffer`` bytes pile up, or when the server
-/// stops, even if the client left or the server stopped before the response could be sent. Each
+/// client goes away (noticed at the next event or keep-alive comment), when a slow client (or
+/// one that stops reading) lets more than ``HTTPServer/Configuration/maximumStreamBuffer`` bytes
+/// pile up (or more than the stream's own `maximumBuffer`, which also bounds what is buffered
+/// before the response starts), or when the server stops, even if the client left or the server stopped before the response could be sent. Each
 /// way runs the ``onTermination(_:)`` handlers once.
 public final class EventStream: Sendable {
   private struct State {
@@ -28,13 +29,18 @@ public final class EventStream: Sendable {
     var terminated = false
     var handlers: [@Sendable () -> Void] = []
     var binding: StreamBinding?
-    var limit = Int.max
+    var limit: Int
   }
 
-  private let state = Mutex(State())
+  private let state: Mutex<State>
 
-  /// A stream with nothing sent yet.
-  public init() {}
+  /// A stream with nothing sent yet, which ends when more than `maximumBuffer` bytes wait for
+  /// its client (or the server's ``HTTPServer/Configuration/maximumStreamBuffer``, if smaller),
+  /// before its response starts too.
+  public init(maximumBuffer: Int = 4 << 20) {
+    precondition(maximumBuffer > 0, "EventStream: maximumBuffer must be positive")
+    state = Mutex(State(limit: maximumBuffer))
+  }
 
   /// Queues `event` for the client; `false` when the stream has already ended.
   @discardableResult
@@ -95,7 +101,7 @@ public final class EventStream: Sendable {
     state.withLock { state in
       precondition(state.binding == nil, "EventStream: a stream can be sent by one response only")
       state.binding = binding
-      state.limit = limit
+      state.limit = min(state.limit, limit)
     }
   }
 

@@ -62,11 +62,16 @@ public enum StatisticsReport {
       lines.append("followers (\(statistics.followers.count))")
       let followers = statistics.followers.sorted { $0.client < $1.client }
       let width = max(6, followers.map(\.client.count).max() ?? 0)
-      lines.append("  " + pad("CLIENT", width) + "  " + padLeft("LAG", 10) + "  LAST SEEN")
+      // A leader that counts each follower's misses (its catch-ups) gets a column for them.
+      let counted = followers.contains { $0.missed != nil }
+      lines.append(
+        "  " + pad("CLIENT", width) + "  " + padLeft("LAG", 10)
+          + (counted ? "  " + padLeft("MISSED", 10) : "") + "  LAST SEEN")
       for follower in followers {
+        let missed = counted ? "  " + padLeft(String(follower.missed ?? 0), 10) : ""
         lines.append(
-          "  " + pad(follower.client, width) + "  " + padLeft(String(follower.lag), 10) + "  "
-            + "\(follower.lastSeenMillisecondsAgo) ms ago")
+          "  " + pad(follower.client, width) + "  " + padLeft(String(follower.lag), 10) + missed
+            + "  \(follower.lastSeenMillisecondsAgo) ms ago")
       }
     }
     if let clients = statistics.clients {

@@ -55,7 +55,8 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
       return "journal \(path) is corrupt (\(detail)). The leader will not start over it. Keep "
         + "the file, which may hold acknowledged history that is intact: run `tandem journal "
         + "verify --db \(path)` to see what is damaged and from which sequence, then restore "
-        + "the journal from a backup (followers will resync)."
+        + "the journal from a backup, or keep what precedes the damage with `tandem journal "
+        + "salvage --db \(path) --to NEW` (followers will resync)."
     case .gap(let path, let after, let next):
       let missing =
         next.map { next in
@@ -65,7 +66,8 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
         } ?? "the deltas end at sequence \(after), before the journal's last sequence"
       return "journal \(path) has a gap in its history (\(missing)). The leader will not "
         + "recover from it. Keep the file, which holds the history before the gap: run "
-        + "`tandem journal verify --db \(path)`, then restore the journal from a backup "
+        + "`tandem journal verify --db \(path)`, then restore the journal from a backup, or "
+        + "keep the history before the gap with `tandem journal salvage --db \(path) --to NEW` "
         + "(followers will resync)."
     case .sequenceMismatch(let expected, let got):
       return "the journal expects sequence \(expected) next, got \(got)"

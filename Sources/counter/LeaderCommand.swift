@@ -12,7 +12,7 @@ let leaderCommand = Command(
   summary: "Run the leader: it owns the count and serves followers until SIGINT or SIGTERM.",
   usage: """
     [--control ENDPOINT] [--updates ENDPOINT] [--heartbeat-ms N] [--hwm N]
-    [--journal PATH [--durability full|normal]] [--metrics HOST:PORT]
+    [--max-queued-bytes N]    [--journal PATH [--durability full|normal]] [--metrics HOST:PORT]
 
     Prints its control endpoint (the one followers and `tandem` are given) on the first line of
     standard output, then logs to standard error
@@ -30,6 +30,9 @@ let leaderCommand = Command(
       --hwm N               send high-water mark of the updates socket, in messages per
                             follower (default 100000); past it deltas are dropped and the
                             follower repairs the gap
+      --max-queued-bytes N  the most bytes of updates waiting for one follower that does not
+                            read them (default 67108864, 64 MiB; at least 4096); past it the
+                            follower misses updates and repairs the gap when it reads again
       --journal PATH        keep the history in this SQLite journal: a restart recovers the
                             count, and an acknowledged action survives kill -9 (default: none,
                             in memory; a new history at every start)
@@ -54,6 +57,8 @@ let leaderCommand = Command(
       try arguments.integer("heartbeat-ms", default: 500, in: 10...60_000))
     configuration.updatesHighWaterMark = Int32(
       try arguments.integer("hwm", default: 100_000, in: 1...10_000_000))
+    configuration.maximumQueuedBytes = try arguments.integer(
+      "max-queued-bytes", default: 64 << 20, in: 4096...(1 << 40))
     if let journal = arguments.option("journal") {
       guard !journal.isEmpty else {
         throw UsageError("--journal is empty: give the journal file's path")

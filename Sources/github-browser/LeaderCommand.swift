@@ -11,7 +11,7 @@ let leaderCommand = Command(
   summary: "Run the leader: it owns the shared state and serves workers and front ends.",
   usage: """
     [--control ENDPOINT] [--updates ENDPOINT] [--journal PATH [--durability full|normal]]
-    [--metrics HOST:PORT]
+    [--metrics HOST:PORT] [--max-queued-bytes N]
 
     Prints its control endpoint (what workers and front ends take as --leader) on the first line
     of standard output, then logs to standard error
@@ -29,6 +29,9 @@ let leaderCommand = Command(
                             crash of the process, not of the machine)
       --metrics HOST:PORT   serve Prometheus metrics at http://HOST:PORT/metrics (port 0:
                             a free one; the log says which)
+      --max-queued-bytes N  the most bytes of updates waiting for one follower that does not
+                            read them (default 67108864, 64 MiB; at least 4096); past it the
+                            follower misses updates and repairs the gap when it reads again
 
     SIGHUP reloads the key store (the connections of keys it no longer holds are cut).
 
@@ -53,6 +56,8 @@ let leaderCommand = Command(
       }
       configuration.journal.durability = durability
     }
+    configuration.maximumQueuedBytes = try arguments.integer(
+      "max-queued-bytes", default: 64 << 20, in: 4096...(1 << 40))
     let metricsAt = try arguments.option(
       "metrics", expected: MetricsAddress.expected, MetricsAddress.init)
     do throws(SecurityOptions.Problem) {

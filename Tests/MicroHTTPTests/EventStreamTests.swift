@@ -143,20 +143,9 @@ import Testing
   }
 
   @Test func slowClientOverTheBufferLimitIsEnded() async throws {
-    let streams = Shared<[EventStream]>([])
-    var router = Router()
-    router.get("/events") { _ in
-      let stream = EventStream()
-      streams.update { $0.append(stream) }
-      return .eventStream(stream)
-    }
-    let server = try HTTPServer(
-      configuration: .init(keepAliveInterval: nil, maximumStreamBuffer: 1024), router: router)
+    let (server, client, stream) = try await openStreamThatIsNotRead(maximumStreamBuffer: 1024)
     defer { server.stop() }
-    let client = try RawClient(port: server.port)
-    try client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
-    try #require(await eventually { streams.current.count == 1 })
-    let stream = streams.current[0]
+    defer { withExtendedLifetime(client) {} }
     // Sent faster than any socket drains: the buffer passes 1 KiB and the stream ends.
     let payload = String(repeating: "x", count: 4096)
     var accepted = 0
@@ -174,4 +163,54 @@ import Testing
     streams.current[0].onTermination { ran.update { $0 = true } }
     #expect(ran.current)
   }
+}
+
+/// What one event stream may hold for a client that does not read: never more than its bound,
+/// before its response starts as after.
+@Suite struct EventStreamBoundTests {
+  @Test func streamNotYetSentEndsPastItsBuffer() {
+    let stream = EventStream(maximumBuffer: 4096)
+    let event = ServerSentEvent(data: String(repeating: "x", count: 1000))
+    var accepted = 0
+    while stream.send(event), accepted < 1000 { accepted += 1 }
+    // Each event is 1008 bytes (`data: `, the text, a blank line): the fifth passes 4096.
+    #expect(accepted == 4)
+    #expect(stream.isFinished)
+  }
+
+  @Test func clientThatStopsReadingEndsItsStream() async throws {
+    let (server, client, stream) = try await openStreamThatIsNotRead(
+      maximumStreamBuffer: 256 << 10)
+    defer { server.stop() }
+    defer { withExtendedLifetime(client) {} }
+    try #require(await eventually { stream.isSuspended })
+    // 64 MiB offered, 64 KiB at a time, each once the last is taken or the buffer is full:
+    // what the server holds stays within the limit, and the stream ends long before.
+    let event = ServerSentEvent(data: String(repeating: "y", count: 64 << 10))
+    var offered = 0
+    while offered < 64 << 20, stream.send(event) { offered += 64 << 10 }
+    #expect(stream.isFinished)
+    #expect(offered < 64 << 20)
+  }
+}
+
+/// A server whose `/events` answers with a stream buffering at most `maximumStreamBuffer`
+/// bytes, a client that asked for it and never reads a byte of the response, and the stream.
+func openStreamThatIsNotRead(
+  maximumStreamBuffer: Int
+) async throws -> (HTTPServer, RawClient, EventStream) {
+  let streams = Shared<[EventStream]>([])
+  var router = Router()
+  router.get("/events") { _ in
+    let stream = EventStream()
+    streams.update { $0.append(stream) }
+    return .eventStream(stream)
+  }
+  let server = try HTTPServer(
+    configuration: .init(keepAliveInterval: nil, maximumStreamBuffer: maximumStreamBuffer),
+    router: router)
+  let client = try RawClient(port: server.port)
+  try client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+  try #require(await eventually { streams.current.count == 1 })
+  return (server, client, streams.current[0])
 }

@@ -163,6 +163,22 @@ struct ReportTests {
         """)
   }
 
+  @Test func followersMissesAreListedWhenTheLeaderCountsThem() throws {
+    let statistics = try decodeStatistics(
+      #"{"epoch":"0000000000000abc","sequence":9,"backlogCount":0,"backlogOldest":0,"#
+        + #""counters":{},"followers":["#
+        + #"{"client":"stopped","lastSeenMillisecondsAgo":40,"lag":3,"catchUps":2,"missed":900},"#
+        + #"{"client":"web-1","lastSeenMillisecondsAgo":12,"lag":0,"catchUps":0,"missed":0}]}"#)
+    #expect(
+      StatisticsReport.text(statistics, leader: "ipc:///l").hasSuffix(
+        """
+        followers (2)
+          CLIENT          LAG      MISSED  LAST SEEN
+          stopped           3         900  40 ms ago
+          web-1             0           0  12 ms ago
+        """))
+  }
+
   @Test func onlyConnectedFollowersAreListedUnlessAllAreAskedFor() throws {
     let statistics = try decodeStatistics(
       #"{"epoch":"0000000000000abc","sequence":9,"backlogCount":0,"backlogOldest":0,"#

@@ -17,14 +17,16 @@ struct LeaderFixture {
 
   init(
     sequence: UInt64 = 0, recentDeltas: [Delta] = [], hasJournal: Bool = false,
-    maximumCatchUpBytes: Int = 1 << 20, maximumFollowers: Int = 100, backlogCount: Int = 100
+    maximumCatchUpBytes: Int = 1 << 20, maximumFollowers: Int = 100, backlogCount: Int = 100,
+    updates: UpdatesBound? = nil
   ) {
+    var configuration = LeaderProtocol.Configuration(
+      fingerprint: Self.fingerprint, heartbeatMilliseconds: 1000, updatesEndpoint: "tcp://u:1",
+      limits: .standard, maximumCatchUpBytes: maximumCatchUpBytes, hasJournal: hasJournal,
+      maximumFollowers: maximumFollowers, backlogCount: backlogCount, backlogBytes: 1 << 20)
+    if let updates { configuration.updates = updates }
     core = LeaderProtocol(
-      epoch: Self.epoch, sequence: sequence,
-      configuration: LeaderProtocol.Configuration(
-        fingerprint: Self.fingerprint, heartbeatMilliseconds: 1000, updatesEndpoint: "tcp://u:1",
-        limits: .standard, maximumCatchUpBytes: maximumCatchUpBytes, hasJournal: hasJournal,
-        maximumFollowers: maximumFollowers, backlogCount: backlogCount, backlogBytes: 1 << 20),
+      epoch: Self.epoch, sequence: sequence, configuration: configuration,
       recentDeltas: recentDeltas)
     ledger = StandaloneLedger(sequence: sequence)
   }

@@ -4,8 +4,9 @@ import Testing
 @testable import TandemJournal
 @testable import TandemProtocol
 
-/// Damaged journals: `verify`, the leader's open and `recover()`, catch-up and `stats()` give a
-/// verdict (a result or a thrown error) on every one, and never trap.
+/// Damaged journals: `verify`, `salvage`, the leader's open and `recover()`, catch-up and
+/// `stats()` give a verdict (a result or a thrown error) on every one, and never trap; what
+/// `salvage` keeps of one always verifies.
 ///
 /// Each case copies a small valid journal (a snapshot, grouped and single deltas from three
 /// clients, rejections in the ledger, a log not yet checkpointed) and damages the copy one way,
@@ -19,16 +20,21 @@ struct JournalFuzzTests {
   /// On a thread of its own: seconds of synchronous SQLite work would otherwise hold one of
   /// the cooperative pool's two threads, which the other suites' tasks need meanwhile.
   @Test func noDamagedJournalMakesTheJournalTrap() async throws {
-    try await ThreadTask { try Self.fuzz() }.value
+    let verdicts = try await ThreadTask { try Self.fuzz() }.value
+    // What salvage keeps of a damaged file is a journal that verifies.
+    let unsound = verdicts.filter { $0.key.hasSuffix(Self.unsoundSalvage) }
+    #expect(unsound.isEmpty, "\(unsound)")
   }
 
-  private static func fuzz() throws {
+  static let unsoundSalvage = "salvage NOT sound"
+
+  private static func fuzz() throws -> [String: Int] {
     let environment = ProcessInfo.processInfo.environment
     let count = environment["TANDEM_JOURNAL_FUZZ_FILES"].flatMap(Int.init) ?? 300
     let first = environment["TANDEM_JOURNAL_FUZZ_FIRST"].flatMap(Int.init) ?? 0
     let seed = environment["TANDEM_JOURNAL_FUZZ_SEED"].flatMap(UInt64.init) ?? 27
     let kept = environment["TANDEM_JOURNAL_FUZZ_DIR"]
-    try withTemporaryDirectory { scratch in
+    return try withTemporaryDirectory { scratch in
       let directory = kept ?? scratch
       let base = try FuzzBase(building: scratch + "/base")
       var verdicts: [String: Int] = [:]
@@ -49,6 +55,7 @@ struct JournalFuzzTests {
       for (verdict, times) in verdicts.sorted(by: { $0.key < $1.key }) {
         print("journal-fuzz:   \(times)\t\(verdict)")
       }
+      return verdicts
     }
   }
 
@@ -60,6 +67,16 @@ struct JournalFuzzTests {
       verdicts.append(verification.isSound ? "verify sound" : "verify found problems")
     } catch {
       verdicts.append("verify refused: \(error.kind)")
+    }
+    do {
+      let salvaged = path + ".salvaged"
+      for suffix in ["", "-wal", "-shm", "-mark"] { _ = unlink(salvaged + suffix) }
+      _ = try Journal.salvage(journalAt: path, to: salvaged)
+      let copy = try Journal(readingAt: salvaged)
+      defer { copy.close() }
+      verdicts.append(try copy.verify().isSound ? "salvage sound" : Self.unsoundSalvage)
+    } catch {
+      verdicts.append("salvage refused: \(error.kind)")
     }
     do {
       let journal = try Journal(path: path, configuration: .init(durability: .normal))

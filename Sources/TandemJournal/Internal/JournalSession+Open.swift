@@ -63,8 +63,11 @@ extension JournalSession {
     return session
   }
 
-  /// Opens the journal at `path` read-only, without the leader lock (a leader may be running).
-  package static func openForReading(path: String) throws(JournalError) -> JournalSession {
+  /// Opens the journal at `path` read-only, without the leader lock (a leader may be running);
+  /// for salvage (`damaged`), also when its sequence counters do not read.
+  package static func openForReading(
+    path: String, damaged: Bool = false
+  ) throws(JournalError) -> JournalSession {
     try checkNotASpecialFile(path: path)
     guard try checkHeader(path: path) else { throw .notFound(path: path) }
     try checkSharedMemory(journalPath: path, writing: false)
@@ -74,7 +77,7 @@ extension JournalSession {
       try validate(connection, path: path)
       let session = try JournalSession(
         path: path, connection: connection, lock: nil, durability: nil, epoch: Epoch(rawValue: 0),
-        epochContinuity: .continued)
+        epochContinuity: .continued, countersRequired: !damaged)
       guard let epoch = try session.metaInteger(JournalSchema.epochKey) else {
         throw JournalError.corrupt(path: path, detail: "the meta table holds no epoch")
       }

@@ -36,7 +36,7 @@ package final class JournalSession {
 
   package init(
     path: String, connection: SQLiteConnection, lock: JournalLock?, durability: Durability?,
-    epoch: Epoch, epochContinuity: EpochContinuity
+    epoch: Epoch, epochContinuity: EpochContinuity, countersRequired: Bool = true
   ) throws(SQLiteError) {
     self.path = path
     self.connection = connection
@@ -48,7 +48,12 @@ package final class JournalSession {
     snapshotSequence = nil
     deltasSinceSnapshot = 0
     bytesSinceSnapshot = 0
-    try reloadCounters()
+    // Salvage reads a damaged file whose counters may not read: they stay 0 then.
+    do throws(SQLiteError) {
+      try reloadCounters()
+    } catch  where !countersRequired && error.isCorruption {
+      lastSequence = 0
+    }
   }
 
   /// Reads the sequence counters back from the file.

@@ -25,7 +25,7 @@ package struct RecentStrings {
     guard bytes.count > 15 else { return decode(bytes) }
     for index in strings.indices {
       let equal = strings[index].utf8.withContiguousStorageIfAvailable { cached in
-        cached.count == bytes.count && cached.elementsEqual(bytes)
+        Self.same(cached, bytes)
       }
       if equal == true { return strings[index] }
     }
@@ -37,5 +37,27 @@ package struct RecentStrings {
       next = (next + 1) % capacity
     }
     return string
+  }
+
+  /// Whether `a` and `b` hold the same bytes, compared eight at a time (the generic
+  /// `elementsEqual` compares one at a time, and cost recovery a tenth of its time).
+  private static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool
+  {
+    guard a.count == b.count else { return false }
+    let a = UnsafeRawBufferPointer(a)
+    let b = UnsafeRawBufferPointer(b)
+    var offset = 0
+    while offset + 8 <= a.count {
+      guard
+        a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+          == b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+      else { return false }
+      offset += 8
+    }
+    while offset < a.count {
+      guard a[offset] == b[offset] else { return false }
+      offset += 1
+    }
+    return true
   }
 }

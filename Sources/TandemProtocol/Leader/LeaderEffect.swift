@@ -47,6 +47,8 @@ package enum LeaderEvent: Sendable, Equatable {
   case staleCatchUp
   case journalCatchUp
   case deltasPublished(Int)
+  /// A committed delta too large for one update message within ``UpdatesBound``, not published.
+  case deltaUnpublished
   case commitFailure
   /// A request or a dispatch refused because the caller's key may not make it.
   case unauthorized

@@ -11,12 +11,24 @@ package struct LeaderFollowers: Sendable {
     package var lastSeen: ContinuousClock.Instant
     /// The sequence its replica last reported (0 until a `PING` says).
     package var sequence: UInt64
+    /// The `CATCHUP`s its connection sent: each one a gap it saw in the updates (deltas the
+    /// leader dropped for it at the updates bound, or lost on the way, or not published).
+    package var catchUps = 0
+    /// The sequences it lacked when it sent them, added up: what it missed.
+    package var missed: UInt64 = 0
+
+    package init(lastSeen: ContinuousClock.Instant, sequence: UInt64) {
+      self.lastSeen = lastSeen
+      self.sequence = sequence
+    }
   }
 
   /// The followers by client id.
   package private(set) var records: [String: Follower] = [:]
   /// The connection that owns each tracked client id.
   package private(set) var owners: [String: Frame] = [:]
+  /// The client id each connection owns: ``owners`` the other way.
+  private var clients: [Frame: String] = [:]
   /// The followers in the order they were last heard from, oldest first.
   private var bySeen = RecencyQueue<String, ContinuousClock.Instant>()
   /// The most followers kept.
@@ -33,7 +45,9 @@ package struct LeaderFollowers: Sendable {
   package mutating func welcomed(
     _ client: String, on connection: Frame, now: ContinuousClock.Instant
   ) {
+    if let previous = owners[client], clients[previous] == client { clients[previous] = nil }
     owners[client] = connection
+    clients[connection] = client
     seen(client, at: nil, now: now)
   }
 
@@ -49,11 +63,24 @@ package struct LeaderFollowers: Sendable {
     if records[client] != nil { seen(client, at: sequence, now: now) }
   }
 
+  /// Notes a `CATCHUP` from `connection` for `missing` sequences (the leader's sequence after
+  /// the replica's), when that connection owns a tracked client id.
+  package mutating func caughtUp(_ connection: Frame, missing: UInt64) {
+    guard let client = clients[connection], records[client] != nil else { return }
+    records[client]?.catchUps += 1
+    records[client]?.missed += missing
+  }
+
+  /// The client id `connection` owns, if any.
+  package func client(of connection: Frame) -> String? { clients[connection] }
+
   /// Notes that `client` was heard from at `now`, with the sequence its replica reported, if
   /// any, then forgets the followers no longer tracked. Amortized O(1).
   private mutating func seen(_ client: String, at sequence: UInt64?, now: ContinuousClock.Instant) {
-    let previous = records[client]?.sequence ?? 0
-    records[client] = Follower(lastSeen: now, sequence: sequence ?? previous)
+    var record = records[client] ?? Follower(lastSeen: now, sequence: 0)
+    record.lastSeen = now
+    if let sequence { record.sequence = sequence }
+    records[client] = record
     var queue = takeQueue()
     queue.append(client, at: now, tableCount: records.count) { self.records[$0]?.lastSeen == $1 }
     bySeen = queue
@@ -69,7 +96,10 @@ package struct LeaderFollowers: Sendable {
       oldest.stamp < cutoff || records.count > maximumCount
     {
       records[oldest.key] = nil
-      owners[oldest.key] = nil
+      if let connection = owners.removeValue(forKey: oldest.key), clients[connection] == oldest.key
+      {
+        clients[connection] = nil
+      }
       queue.removeOldest()
     }
     bySeen = queue

@@ -1,24 +1,29 @@
 extension LeaderProtocol {
   /// The most deltas one `DELTAS` message carries.
   package static var deltasPerMessage: Int { 256 }
-  /// The most patch bytes one `DELTAS` message carries (unless one delta is larger).
-  package static var patchBytesPerMessage: Int { 1 << 20 }
-
   /// The batch ending at `sequence` was committed (journaled, when there is a journal): publishes
   /// its `deltas`, a `DELTA` message for one and `DELTAS` messages for several (at most
-  /// ``deltasPerMessage`` deltas or ``patchBytesPerMessage`` patch bytes each, a larger delta
-  /// alone), keeps them in the backlog, then sends the replies held for the batch.
+  /// ``deltasPerMessage`` deltas each, and each message within the updates bound's
+  /// ``UpdatesBound/messageBytes``), keeps them in the backlog, then sends the replies held for
+  /// the batch. A delta that does not fit in a message of that size is not published (followers
+  /// fetch it by `CATCHUP`, seeing the gap at the next message, a heartbeat at the latest).
   package mutating func committed(
     sequence: UInt64, deltas: [Delta], into effects: inout [LeaderEffect]
   ) {
+    let bound = configuration.updates
     var start = 0
     while start < deltas.count {
+      var bytes = UpdatesBound.headerCost + UpdatesBound.cost(of: deltas[start])
+      guard bound.admits(bytes) else {
+        unpublished(deltas[start], cost: bytes, into: &effects)
+        start += 1
+        continue
+      }
       var end = start + 1
-      var bytes = deltas[start].patch.count
-      while end < deltas.count, end - start < Self.deltasPerMessage,
-        bytes + deltas[end].patch.count <= Self.patchBytesPerMessage
-      {
-        bytes += deltas[end].patch.count
+      while end < deltas.count, end - start < Self.deltasPerMessage {
+        let next = UpdatesBound.cost(of: deltas[end])
+        guard bound.admits(bytes + next) else { break }
+        bytes += next
         end += 1
       }
       let message: UpdateMessage =
@@ -77,6 +82,17 @@ extension LeaderProtocol {
   package static func commitFailure(_ error: any Error) -> Rejection {
     Rejection(
       code: .commitFailed, message: "the leader could not make the action durable: \(error)")
+  }
+
+  /// Counts and logs a delta too large to publish within the updates bound.
+  private func unpublished(_ delta: Delta, cost: Int, into effects: inout [LeaderEffect]) {
+    effects.append(.count(.deltaUnpublished))
+    effects.append(
+      .log(
+        .info,
+        "did not publish the delta at \(delta.sequence): its \(cost) bytes exceed the "
+          + "\(configuration.updates.messageBytes) of one update message; followers fetch it "
+          + "by catch-up", rateLimited: true))
   }
 
   /// Sends the held replies that are not quiet, and forgets them all.

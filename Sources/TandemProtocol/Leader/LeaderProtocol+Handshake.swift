@@ -80,6 +80,7 @@ extension LeaderProtocol {
   mutating func catchUp(
     epoch theirs: Epoch, from: UInt64, for connection: Frame, into effects: inout [LeaderEffect]
   ) {
+    if from <= sequence { followers.caughtUp(connection, missing: sequence + 1 - from) }
     guard theirs == epoch else { return stale(for: connection, into: &effects) }
     // In step (an empty backlog too, as after recovery): nothing to send, and no snapshot needed.
     if from == sequence + 1 { return served([], for: connection, into: &effects) }

@@ -38,6 +38,8 @@ package struct LeaderProtocol: Sendable {
     package var followerSilenceLimit: Duration = .seconds(60)
     package var backlogCount: Int
     package var backlogBytes: Int
+    /// The bound on the updates waiting for one follower, and the largest update message.
+    package var updates = UpdatesBound(maximumQueuedBytes: 64 << 20, highWaterMark: 100_000)
 
     package init(
       fingerprint: String, heartbeatMilliseconds: UInt64, updatesEndpoint: String,

@@ -32,16 +32,24 @@ public struct LeaderConfiguration: Sendable {
   /// a larger one is disconnected by ZeroMQ. It must hold a follower's `HELLO`, which carries
   /// the follower's schema (`--print-schema` shows it; a few kilobytes for most applications).
   public var maxMessageSize = 16 << 20
-  /// The most bytes of `STATE` and `DELTAS` replies the leader lets wait in one control
-  /// connection's queue (ZeroMQ's, until they are written to the network). Past it, another such
-  /// reply is dropped (counted in `messagesDropped`) and the request goes unanswered, as when
-  /// the connection's queue is full: a follower asks again after its timeouts, and one that
-  /// reads its replies never has more than one waiting. A reply is always sent when none waits,
-  /// whatever its size. Other replies are small, and ZeroMQ's high-water mark (1000 messages
-  /// per connection) bounds them.
+  /// The most bytes of replies larger than 4 KiB (`STATE`, `DELTAS`, `STATS`, a `WELCOME` with a
+  /// large schema, ...) the leader lets wait in one control connection's queue (ZeroMQ's, until
+  /// they are written to the network). Past it, another such reply is dropped (counted in
+  /// `messagesDropped`) and the request goes unanswered, as when the connection's queue is
+  /// full: a follower asks again after its timeouts, and one that reads its replies never has
+  /// more than one waiting. A reply is always sent when none waits, whatever its size. Smaller
+  /// replies are bounded by ZeroMQ's high-water mark (1000 messages per connection): 4 MiB.
   public var maximumQueuedReplyBytes = 16 << 20
-  /// The updates socket's send high-water mark, in messages per subscriber; past it ZeroMQ
-  /// drops deltas for that subscriber, which then repairs the gap by catch-up.
+  /// The most bytes of updates (deltas, heartbeats) the leader lets wait for one follower that
+  /// does not read them; past it the follower misses updates, and repairs the gap by catch-up
+  /// or snapshot when it reads again (`STATS` counts each follower's catch-ups and the
+  /// sequences it missed). The leader keeps each update message within 128 KiB (or this bound,
+  /// if smaller) and sets the updates socket's high-water mark to this many bytes of such
+  /// messages; a delta larger than one message is not published, and followers fetch it by
+  /// catch-up. At least 4 KiB. See the protocol's "Bounds in bytes".
+  public var maximumQueuedBytes = 64 << 20
+  /// The most messages the updates socket queues per follower (ZeroMQ's send high-water mark);
+  /// the leader uses the smaller of this and what ``maximumQueuedBytes`` allows.
   public var updatesHighWaterMark: Int32 = 100_000
   /// Clients idle for more than this many sequences are forgotten by the exactly-once ledger. A
   /// follower cut off while the leader applies more than this finds itself forgotten when it
@@ -111,4 +119,12 @@ public struct LeaderConfiguration: Sendable {
 extension LeaderConfiguration {
   /// The logger the leader writes to: ``logger``, or a new one labelled `leader`.
   var log: TandemLogger { logger ?? TandemLogger(label: "leader") }
+
+  /// The bound on each follower's queue of updates that ``maximumQueuedBytes`` and
+  /// ``updatesHighWaterMark`` make.
+  var updatesBound: UpdatesBound {
+    UpdatesBound(
+      maximumQueuedBytes: max(maximumQueuedBytes, UpdatesBound.minimumQueuedBytes),
+      highWaterMark: max(updatesHighWaterMark, 1))
+  }
 }

@@ -10,6 +10,23 @@ public struct LeaderStatistics: Sendable, Equatable, Codable {
     public var lastSeenMillisecondsAgo: Int
     /// How many sequences its replica is behind the leader, as of its last `PING`.
     public var lag: UInt64
+    /// The `CATCHUP`s it sent: each a gap it saw in the updates, such as the deltas the leader
+    /// dropped for it once ``LeaderConfiguration/maximumQueuedBytes`` waited for it; `nil` from
+    /// a leader that does not send it.
+    public var catchUps: Int?
+    /// The sequences it lacked at those catch-ups, added up: the updates it missed.
+    public var missed: UInt64?
+
+    public init(
+      client: String, lastSeenMillisecondsAgo: Int, lag: UInt64, catchUps: Int? = nil,
+      missed: UInt64? = nil
+    ) {
+      self.client = client
+      self.lastSeenMillisecondsAgo = lastSeenMillisecondsAgo
+      self.lag = lag
+      self.catchUps = catchUps
+      self.missed = missed
+    }
   }
 
   /// One client of the leader's ledger: a follower or a one-off sender (`tandem dispatch`)
@@ -37,7 +54,8 @@ public struct LeaderStatistics: Sendable, Equatable, Codable {
   /// `snapshotsEncoded`, `catchUpsServed`, `staleCatchUps`, `actionsApplied`,
   /// `actionsRejected` (every rejection sent, `commit-failed` ones included), `duplicates`,
   /// `outOfOrder`, `malformedRequests`, `repliesDropped`, `commits`, `commitFailures`,
-  /// `unauthorized` (requests and dispatches a key's role did not allow).
+  /// `unauthorized` (requests and dispatches a key's role did not allow), `deltasUnpublished`
+  /// (deltas too large for one update message, which followers fetch by catch-up).
   public var counters: [String: Int]
   /// The followers heard from recently (said `HELLO`, heard from within a minute).
   public var followers: [Follower]

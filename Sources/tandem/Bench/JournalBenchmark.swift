@@ -112,8 +112,12 @@ struct JournalBenchmark: Sendable {
       var encoder = StateEncoder()
       var state = SyncBenchmarkState(count: 100)
       let document = try encoder.encode(state).canonicalBytes()
+      // With the state type's schema, as a leader writes it: a leader starting on the journal
+      // then replays every delta each time, rather than recording the schema with a snapshot
+      // at its first start, which would leave the later starts nothing to replay.
       try journal.writeSnapshot(
-        sequence: 0, document: document, ledger: ClientLedger())
+        sequence: 0, document: document, ledger: ClientLedger(),
+        schema: SchemaDescription(of: SyncBenchmarkState.self).json.canonicalBytes())
       var differ = StateDiffer()
       var sequence: UInt64 = 0
       var batch: [Delta] = []

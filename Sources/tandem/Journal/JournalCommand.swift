@@ -12,10 +12,11 @@ import TandemSync
 let journalCommands = CommandGroup(
   name: "tandem journal",
   summary:
-    "Inspect, verify, compact and back up a leader's journal (an SQLite file, or, for verify "
-    + "and compact, a PostgreSQL database).",
+    "Inspect, verify, compact, back up and salvage a leader's journal (an SQLite file, or, for "
+    + "verify and compact, a PostgreSQL database).",
   commands: [
     journalInspectCommand, journalVerifyCommand, journalCompactCommand, journalBackupCommand,
+    journalSalvageCommand,
   ],
   exitStatuses: """
     Exit status:
@@ -30,7 +31,7 @@ let journalCommands = CommandGroup(
 
 let journalCommand = Command(
   name: "journal",
-  summary: "Inspect, verify, compact or back up a leader's journal",
+  summary: "Inspect, verify, compact, back up or salvage a leader's journal",
   subcommands: journalCommands
 )
 

@@ -10,7 +10,8 @@ struct DroppedMessages {
   enum Reason: CaseIterable {
     /// ZeroMQ did not take it: the peer has gone, or its queue is at the high-water mark.
     case unsent
-    /// A `STATE` or `DELTAS` reply to a connection that already has its bytes of them queued.
+    /// A large reply (`STATE`, `DELTAS`, `STATS`, ...) to a connection that already has its
+    /// bytes of them queued.
     case replyBytesLimit
 
     var explanation: String {

@@ -20,6 +20,8 @@ struct LeaderCounters {
   var commitFailures = 0
   var journalSnapshots = 0
   var journalCatchUps = 0
+  /// Deltas too large for one update message within the updates bound, left to catch-ups.
+  var deltasUnpublished = 0
   /// Requests and dispatches refused because the caller's key may not make them.
   var unauthorized = 0
   /// Rejected actions by rejection code, dropped messages by reason, refused HELLOs by reason
@@ -40,7 +42,8 @@ struct LeaderCounters {
       "supersededDispatches": supersededDispatches, "supersededHellos": supersededHellos,
       "commits": commits,
       "commitFailures": commitFailures, "journalSnapshots": journalSnapshots,
-      "journalCatchUps": journalCatchUps, "unauthorized": unauthorized,
+      "journalCatchUps": journalCatchUps,
+      "deltasUnpublished": deltasUnpublished, "unauthorized": unauthorized,
     ]
   }
 }

@@ -118,6 +118,7 @@ extension LeaderCounters {
     case .staleCatchUp: staleCatchUps += 1
     case .journalCatchUp: journalCatchUps += 1
     case .deltasPublished(let count): deltasPublished += count
+    case .deltaUnpublished: deltasUnpublished += 1
     case .commitFailure: commitFailures += 1
     case .unauthorized: unauthorized += 1
     }

@@ -20,7 +20,8 @@ extension LeaderEngine {
         return LeaderStatistics.Follower(
           client: client,
           lastSeenMillisecondsAgo: Int(elapsed.milliseconds),
-          lag: published.sequence > record.sequence ? published.sequence - record.sequence : 0)
+          lag: published.sequence > record.sequence ? published.sequence - record.sequence : 0,
+          catchUps: record.catchUps, missed: record.missed)
       },
       clients: Array(clients), clientCount: entries.count, degraded: journalRefusal?.summary,
       security: LeaderStatistics.Security(

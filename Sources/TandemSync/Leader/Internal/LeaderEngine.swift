@@ -110,6 +110,7 @@ final class LeaderEngine<State: Codable & Sendable> {
       maximumFollowers: configuration.maximumFollowers,
       backlogCount: configuration.backlogCount, backlogBytes: configuration.backlogBytes)
     rules.schema = schema
+    rules.updates = configuration.updatesBound
     core = LeaderProtocol(
       epoch: history.epoch, sequence: published.sequence, configuration: rules,
       recentDeltas: recentDeltas)
@@ -315,22 +316,24 @@ final class LeaderEngine<State: Codable & Sendable> {
     droppedMessages.count(reason)
   }
 
-  /// Sends a reply on the control socket without blocking, like ``send(_:on:)``. A `STATE` or
-  /// `DELTAS` reply is sent only while the connection has less than
+  /// Replies of at most this many bytes are bounded by the control socket's high-water mark
+  /// alone (1000 messages per connection, so 4 MiB); larger ones by their bytes too.
+  static var smallReplyBytes: Int { 4 << 10 }
+
+  /// Sends a reply on the control socket without blocking, like ``send(_:on:)``. A reply of
+  /// more than ``smallReplyBytes`` (`STATE`, `DELTAS`, `STATS`, a `WELCOME` with a large schema)
+  /// is sent only while the connection has less than
   /// ``LeaderConfiguration/maximumQueuedReplyBytes`` of them queued (or none), and else dropped
   /// and counted, as a reply to a full queue is: ZeroMQ's high-water mark counts messages
   /// (1000 per connection), so a peer that asks and does not read could otherwise make the
   /// leader queue a thousand times the state, or the largest catch-up.
   func send(_ reply: ControlReply, to routingID: Frame) {
     let frames = reply.frames(to: routingID)
-    switch reply {
-    case .state, .deltas:
-      break
-    default:
+    let size = frames.reduce(0) { $0 + $1.count }
+    guard size > Self.smallReplyBytes else {
       send(frames, on: control)
       return
     }
-    let size = frames.reduce(0) { $0 + $1.count }
     let limit = configuration.maximumQueuedReplyBytes
     guard queuedReplies.reserve(size, for: routingID, limit: limit) else {
       dropped(.replyBytesLimit)
@@ -362,7 +365,10 @@ final class LeaderEngine<State: Codable & Sendable> {
     let updates = try scope.makeSocket(.xpub)
     try secure(updates, with: configuration.security)
     try updates.set(.xpubVerbose, true)
-    try updates.set(.sendHighWaterMark, configuration.updatesHighWaterMark)
+    // Set once, before any pipe exists: libzmq 4.3 applies a later change to existing pipes too,
+    // and a pipe found full under the old mark may then wait for a report of reads (sent every
+    // low-water mark of them) that never comes (see the protocol's "Bounds in bytes").
+    try updates.set(.sendHighWaterMark, configuration.updatesBound.highWaterMark)
     try updates.set(.linger, .zero)
     return (updates, try updates.monitor(.handshakeFailed))
   }

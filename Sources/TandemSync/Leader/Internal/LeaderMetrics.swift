@@ -24,6 +24,8 @@ struct LeaderMetricsSnapshot: Sendable {
   var queuedBytes: [String: Int]
   var histograms: LeaderHistograms
   var hasJournal: Bool
+  /// The updates socket's high-water mark, in messages per follower.
+  var updatesHighWaterMark: Int32
 }
 
 extension LeaderEngine {
@@ -37,7 +39,7 @@ extension LeaderEngine {
     }
     return LeaderMetricsSnapshot(
       statistics: statistics, counters: counters, queuedBytes: queued, histograms: histograms,
-      hasJournal: journal != nil)
+      hasJournal: journal != nil, updatesHighWaterMark: core.configuration.updates.highWaterMark)
   }
 }
 
@@ -115,6 +117,23 @@ enum LeaderMetrics {
       counter(
         "unauthorized_requests", "Requests and dispatches a key's role did not allow.",
         counters.unauthorized),
+      counter(
+        "deltas_unpublished",
+        "Deltas too large for one update message, left to followers' catch-ups.",
+        counters.deltasUnpublished),
+      .value(
+        "tandem_leader_updates_high_water_mark",
+        help: "Update messages queued per follower at most (from the bytes bound).", kind: .gauge,
+        Double(snapshot.updatesHighWaterMark)),
+      .values(
+        "tandem_leader_follower_catch_ups_total",
+        help: "CATCHUP requests of each follower: gaps it saw in the updates.", kind: .counter,
+        statistics.followers.map { ([("client", $0.client)], Double($0.catchUps ?? 0)) }),
+      .values(
+        "tandem_leader_follower_missed_sequences_total",
+        help: "Sequences each follower lacked at its catch-ups: the updates it missed.",
+        kind: .counter,
+        statistics.followers.map { ([("client", $0.client)], Double($0.missed ?? 0)) }),
       .value(
         "tandem_leader_followers", help: "Followers heard from within the last minute.",
         kind: .gauge, Double(statistics.followers.count)),
