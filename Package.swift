@@ -146,7 +146,9 @@ let package = Package(
     .testTarget(name: "TandemSimulationTests", dependencies: ["TandemSimulation"]),
     .testTarget(
       name: "TandemSyncTests",
-      dependencies: ["TandemProtocol", "TandemJournal", "TandemSync", "CounterVersions"]
+      dependencies: [
+        "TandemProtocol", "TandemJournal", "TandemSync", "CounterVersions", "PostgresTestSupport",
+      ]
     ),
     // Versions of a counter's state and actions, for the schema-evolution tests and for
     // `rolling-upgrade-helper`, the processes of scripts/checks/rolling-upgrade.

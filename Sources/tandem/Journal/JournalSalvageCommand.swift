@@ -20,7 +20,7 @@ let journalSalvageCommand = Command(
     + "there is one, loses less.",
   run: { words in
     var arguments = try CommandLineArguments(words, flags: ["json"])
-    let path = try journalPath(&arguments)
+    let path = try journalPath(&arguments, command: "salvage")
     let destination = try arguments.required("to")
     let json = arguments.flag("json")
     try arguments.finish()
