@@ -93,7 +93,7 @@ let package = Package(
       dependencies: [
         "Tandem", "StatePatch", "ZeroMQ", "TandemProtocol", "TandemJournal", "TandemSync",
         "CommandLineKit", "CZeroMQBaseline", "TandemCLI", "CProcessControl", "TandemMetrics",
-        "TandemSimulation",
+        "TandemSimulation", "PostgresTestSupport",
       ]
     ),
     // prctl(2) for the helper processes of `tandem bench` (Swift cannot call it: it is variadic).

@@ -127,27 +127,27 @@ public final class PostgresJournal: Sendable {
       }
       try postgres { () throws(PostgresError) in
         var chain = meta.lastChain
+        var rows = DeltaRows()
         for delta in deltas {
           for (sequence, action) in delta.sequencedActions {
             let patch = sequence == delta.sequence ? delta.patch : []
             chain = DeltaChain.link(
               previous: chain, sequence: sequence, origin: action.origin, tag: action.tag,
               patch: patch)
-            try connection.exec(
-              """
-              INSERT INTO tandem_deltas
-                (sequence, client, number, generation, key, tag, patch, chain)
-              VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-              """,
-              [
-                .int8(Int64(sequence)), .text(action.origin.client),
-                .int8(Int64(bitPattern: action.origin.number)),
-                .int8(Int64(bitPattern: action.origin.generation)), .text(action.origin.key),
-                .text(action.tag), .bytea(patch), .int8(Int64(bitPattern: chain)),
-              ])
+            rows.add(sequence: sequence, action: action, patch: patch, chain: chain)
           }
           meta.deltasSinceSnapshot += 1
           meta.bytesSinceSnapshot += Int64(delta.patch.count)
+        }
+        // All rows of the batch in one statement: one round trip, whatever the batch's size.
+        if !rows.sequences.isEmpty {
+          try connection.exec(
+            """
+            INSERT INTO tandem_deltas
+              (sequence, client, number, generation, key, tag, patch, chain)
+            SELECT * FROM unnest($1::int8[], $2::text[], $3::int8[], $4::int8[], $5::text[],
+              $6::text[], $7::bytea[], $8::int8[])
+            """, rows.parameters)
         }
         meta.lastChain = chain
         meta.lastSequence = expected - 1
@@ -226,6 +226,36 @@ public final class PostgresJournal: Sendable {
       .int8(Int64(bitPattern: entry.lastSequence)), .int8(Int64(bitPattern: entry.lastActive)),
       .bytea(LedgerRejections.encode(entry)), .int8(Int64(bitPattern: entry.generation)),
       .text(entry.key),
+    ]
+  }
+}
+
+/// The columns of a batch's `tandem_deltas` rows, sent as arrays.
+private struct DeltaRows {
+  var sequences: [Int64] = []
+  var clients: [String] = []
+  var numbers: [Int64] = []
+  var generations: [Int64] = []
+  var keys: [String] = []
+  var tags: [String] = []
+  var patches: [[UInt8]] = []
+  var chains: [Int64] = []
+
+  mutating func add(sequence: UInt64, action: AppliedAction, patch: [UInt8], chain: UInt64) {
+    sequences.append(Int64(sequence))
+    clients.append(action.origin.client)
+    numbers.append(Int64(bitPattern: action.origin.number))
+    generations.append(Int64(bitPattern: action.origin.generation))
+    keys.append(action.origin.key)
+    tags.append(action.tag)
+    patches.append(patch)
+    chains.append(Int64(bitPattern: chain))
+  }
+
+  var parameters: [PostgresValue] {
+    [
+      .int8Array(sequences), .textArray(clients), .int8Array(numbers), .int8Array(generations),
+      .textArray(keys), .textArray(tags), .byteaArray(patches), .int8Array(chains),
     ]
   }
 }

@@ -12,7 +12,8 @@ let leaderCommand = Command(
   summary: "Run the leader: it owns the count and serves followers until SIGINT or SIGTERM.",
   usage: """
     [--control ENDPOINT] [--updates ENDPOINT] [--heartbeat-ms N] [--hwm N]
-    [--max-queued-bytes N]    [--journal PATH [--durability full|normal]] [--metrics HOST:PORT]
+    [--max-queued-bytes N] [--journal LOCATION [--durability full|normal]]
+    [--metrics HOST:PORT]
 
     Prints its control endpoint (the one followers and `tandem` are given) on the first line of
     standard output, then logs to standard error
@@ -33,9 +34,12 @@ let leaderCommand = Command(
       --max-queued-bytes N  the most bytes of updates waiting for one follower that does not
                             read them (default 67108864, 64 MiB; at least 4096); past it the
                             follower misses updates and repairs the gap when it reads again
-      --journal PATH        keep the history in this SQLite journal: a restart recovers the
-                            count, and an acknowledged action survives kill -9 (default: none,
-                            in memory; a new history at every start)
+      --journal LOCATION    keep the history in this journal: a restart recovers the count,
+                            and an acknowledged action survives kill -9 (default: none, in
+                            memory; a new history at every start). An SQLite file (PATH or
+                            sqlite:PATH) or a PostgreSQL database (postgres://user@host/db);
+                            without --journal, the TANDEM_JOURNAL_URL environment variable
+                            (keeps a password off the command line; never printed)
       --metrics HOST:PORT   serve Prometheus metrics at http://HOST:PORT/metrics (port 0: a
                             free one; the log says which)
       --durability MODE     full (synced at every commit; survives power loss, the default)
@@ -59,11 +63,14 @@ let leaderCommand = Command(
       try arguments.integer("hwm", default: 100_000, in: 1...10_000_000))
     configuration.maximumQueuedBytes = try arguments.integer(
       "max-queued-bytes", default: 64 << 20, in: 4096...(1 << 40))
-    if let journal = arguments.option("journal") {
+    let variable = JournalLocation.environmentVariable
+    if let journal = arguments.option("journal") ?? ProcessInfo.processInfo.environment[variable] {
       guard !journal.isEmpty else {
-        throw UsageError("--journal is empty: give the journal file's path")
+        throw UsageError(
+          "--journal is empty (or \(variable) is, without --journal): give the journal "
+            + "file's path or a postgres:// URL")
       }
-      configuration.journalPath = journal
+      configuration.journalLocation = JournalLocation(parsing: journal)
     }
     if let mode = arguments.option("durability") {
       guard let durability = Durability(rawValue: mode), durability != .off else {

@@ -1,4 +1,5 @@
 import CommandLineKit
+import Foundation
 import GitHubBrowser
 import Tandem
 import TandemJournal
@@ -10,7 +11,7 @@ let leaderCommand = Command(
   name: "leader",
   summary: "Run the leader: it owns the shared state and serves workers and front ends.",
   usage: """
-    [--control ENDPOINT] [--updates ENDPOINT] [--journal PATH [--durability full|normal]]
+    [--control ENDPOINT] [--updates ENDPOINT] [--journal LOCATION [--durability full|normal]]
     [--metrics HOST:PORT] [--max-queued-bytes N]
 
     Prints its control endpoint (what workers and front ends take as --leader) on the first line
@@ -22,9 +23,12 @@ let leaderCommand = Command(
     \(SecurityOptions.leaderHelp)
       --control ENDPOINT    where the control socket binds (default tcp://127.0.0.1:*, a free port)
       --updates ENDPOINT    where the updates socket binds (default tcp://127.0.0.1:*)
-      --journal PATH        keep the shared state (bookmarks, routes, loaded data) in this
-                            SQLite journal, so a restarted leader continues where it stopped
-                            (default: none; a restart starts from the empty state)
+      --journal LOCATION    keep the shared state (bookmarks, routes, loaded data) in this
+                            journal, so a restarted leader continues where it stopped (default:
+                            none; a restart starts from the empty state): an SQLite file (PATH
+                            or sqlite:PATH) or a PostgreSQL database (postgres://user@host/db);
+                            without --journal, the TANDEM_JOURNAL_URL environment variable
+                            (keeps a password off the command line; never printed)
       --durability MODE     full (synced at every commit, the default) or normal (survives a
                             crash of the process, not of the machine)
       --metrics HOST:PORT   serve Prometheus metrics at http://HOST:PORT/metrics (port 0:
@@ -44,11 +48,14 @@ let leaderCommand = Command(
     var configuration = LeaderConfiguration(
       control: arguments.option("control") ?? "tcp://127.0.0.1:*",
       updates: arguments.option("updates") ?? "tcp://127.0.0.1:*")
-    if let journal = arguments.option("journal") {
+    let variable = JournalLocation.environmentVariable
+    if let journal = arguments.option("journal") ?? ProcessInfo.processInfo.environment[variable] {
       guard !journal.isEmpty else {
-        throw UsageError("--journal is empty: give the journal file's path")
+        throw UsageError(
+          "--journal is empty (or \(variable) is, without --journal): give the journal "
+            + "file's path or a postgres:// URL")
       }
-      configuration.journalPath = journal
+      configuration.journalLocation = JournalLocation(parsing: journal)
     }
     if let mode = arguments.option("durability") {
       guard let durability = Durability(rawValue: mode), durability != .off else {

@@ -1,6 +1,5 @@
 import Foundation
-
-@testable import TandemJournal
+import TandemJournal
 
 #if canImport(Glibc)
   import Glibc
@@ -13,7 +12,7 @@ import Foundation
 /// PostgreSQL refuses to run as root, and the tests run as root here: the cluster is made and
 /// run as the `postgres` user through `runuser`. A test run that cannot do that fails with
 /// ``PostgresTestClusterError``, which says why; it does not skip. The cluster runs with
-/// `fsync=off`: the tests check Tandem's logic, not the disk.
+/// `fsync=off` unless ``syncsToDisk`` is set: the tests check Tandem's logic, not the disk.
 public enum PostgresTestCluster {
   /// Where the running cluster listens: the socket directory and the port naming the socket.
   public struct Address: Sendable {
@@ -22,6 +21,11 @@ public enum PostgresTestCluster {
     /// The port (libpq's `port`): it names the socket file; nothing listens on TCP.
     public var port: Int
   }
+
+  /// Whether the cluster syncs its commits to disk (`fsync=on`), as a production one does; off
+  /// by default (the tests check Tandem's logic, not the disk). Set it before the first use:
+  /// a benchmark measuring commits sets it.
+  nonisolated(unsafe) public static var syncsToDisk = false
 
   /// The cluster of this run, started once.
   private static let started: Result<Address, PostgresTestClusterError> = Result {
@@ -75,7 +79,8 @@ public enum PostgresTestCluster {
     for _ in 0..<5 {
       let port = Int.random(in: 30000..<60000)
       let options =
-        "-k \(directory) -p \(port) -c listen_addresses='' -c fsync=off -c max_connections=200"
+        "-k \(directory) -p \(port) -c listen_addresses='' -c fsync=\(syncsToDisk ? "on" : "off")"
+        + " -c max_connections=200"
       do {
         try run(
           [

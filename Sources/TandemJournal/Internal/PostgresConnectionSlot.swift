@@ -57,4 +57,9 @@ final class PostgresConnectionSlot: @unchecked Sendable {
       }
     }
   }
+
+  /// Closes the connection now (a later ``use(_:)`` opens a new one).
+  func close() {
+    lock.withLock { _ in connection = nil }
+  }
 }

@@ -67,7 +67,7 @@ extension PostgresJournal {
         var meta = before
         let value = try body(connection, &meta)
         for ((key, old), (_, new)) in zip(before.records, meta.records) where old != new {
-          try postgres { () throws(PostgresError) in
+          _ = try postgres { () throws(PostgresError) in
             try connection.exec(PostgresJournalSchema.setMeta, [.text(key), .int8(new)])
           }
         }

@@ -74,13 +74,23 @@ public struct LeaderConfiguration: Sendable {
   /// from any connection, as for a client id no connection has said `HELLO` for, until its
   /// follower says `HELLO` again.
   public var maximumFollowers = 10_000
-  /// The file of the leader's journal (SQLite), or nil to keep history in memory only (as
-  /// ``Durability/off``: a new epoch, from the store's initial state, at every start). With a
-  /// journal, a restarted leader recovers its state, sequence, epoch and ledger from it, and
-  /// acknowledges an action only once the batch holding it has committed.
-  public var journalPath: String?
+  /// Where the leader's journal is (an SQLite file or a PostgreSQL database), or nil to keep
+  /// history in memory only (as ``Durability/off``: a new epoch, from the store's initial
+  /// state, at every start). With a journal, a restarted leader recovers its state, sequence,
+  /// epoch and ledger from it, and acknowledges an action only once the batch holding it has
+  /// committed.
+  public var journalLocation: JournalLocation?
+  /// The file of the leader's SQLite journal: ``journalLocation`` as a path (nil for a
+  /// PostgreSQL journal or none); setting it sets ``journalLocation`` to that file.
+  public var journalPath: String? {
+    get {
+      guard case .sqlite(let path) = journalLocation else { return nil }
+      return path
+    }
+    set { journalLocation = newValue.map { .sqlite(path: $0) } }
+  }
   /// The journal's settings: ``Durability`` (`full` by default), snapshot cadence, catch-up
-  /// window. With ``Durability/off`` no journal is opened, whatever ``journalPath`` says.
+  /// window. With ``Durability/off`` no journal is opened, whatever ``journalLocation`` says.
   public var journal = Journal.Configuration()
   /// An application version folded into the schema fingerprint; change it when the state's
   /// or the actions' encoding changes in a way their types' shapes do not show.

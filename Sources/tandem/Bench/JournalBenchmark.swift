@@ -8,16 +8,25 @@ import TandemSync
 
 /// `tandem bench journal`: what durability costs and how fast a leader recovers, in one run:
 /// 1. acknowledged actions per second with a `full` durability journal beside the same load in
-///    memory (durability off), three follower processes sending with a window (ratio);
+///    memory (durability off), three follower processes sending with a window (ratio); with
+///    `--db postgres`, also with a PostgreSQL journal, in the same run;
 /// 2. the time for a leader to recover a journal of `--deltas` deltas (one million by default):
 ///    the journal's own read, and the whole leader start (replaying every patch onto the
 ///    snapshot, decoding the state, binding).
 let journalBenchmark = Command(
   name: "journal",
   summary: "Leader with a full-durability journal vs in memory; recovery of 1M deltas",
-  usage: "[--runs N] [--actions N] [--senders N] [--window N] [--deltas N] [--directory PATH]",
+  usage: "[--runs N] [--actions N] [--senders N] [--window N] [--deltas N] [--directory PATH]\n"
+    + "       [--db sqlite|postgres|postgres://...]\n\n"
+    + "  --db postgres  also measure a leader on a PostgreSQL journal, in a private cluster\n"
+    + "                 the benchmark starts (as root: it runs as the postgres user through\n"
+    + "                 runuser; fsync on), a new database for each run\n"
+    + "  --db URL       the same in the database at URL (postgres://...), which must hold no\n"
+    + "                 journal yet: one timed run, no warm-up; it keeps the run's history\n"
+    + "  default: sqlite (the SQLite journal and memory only)",
   run: { words in
     var arguments = try CommandLineArguments(words)
+    let postgres = try PostgresBenchmarkTarget(option: arguments.option("db"))
     let benchmark = JournalBenchmark(
       runs: try arguments.integer("runs", default: 5, in: 1...101),
       load: SenderThroughput(
@@ -26,7 +35,8 @@ let journalBenchmark = Command(
         senders: try arguments.integer("senders", default: 3, in: 1...16),
         window: try arguments.integer("window", default: 256, in: 1...10_000)),
       deltas: try arguments.integer("deltas", default: 1_000_000, in: 1000...100_000_000),
-      directory: try arguments.directory("directory", default: NSTemporaryDirectory()))
+      directory: try arguments.directory("directory", default: NSTemporaryDirectory()),
+      postgres: postgres)
     try arguments.finish()
     ChildProcess.terminateOnSignal()
     TandemLogging.bootstrapStandard(level: .error)
@@ -39,6 +49,7 @@ struct JournalBenchmark: Sendable {
   var load: SenderThroughput
   var deltas: Int
   var directory: String
+  var postgres: PostgresBenchmarkTarget?
 
   func run() async throws {
     print(
@@ -47,7 +58,15 @@ struct JournalBenchmark: Sendable {
     var table = BenchmarkTable(title: "journal", columns: ["measure", "figure", "target"])
     var durable: [Double] = []
     var memory: [Double] = []
+    var shared: [Double] = []
+    if let postgres { print("PostgreSQL journal: \(postgres)") }
     for run in 0...runs {
+      if let postgres, let connection = try postgres.database(run: run) {
+        let rate = try await load.measure { configuration in
+          configuration.journalLocation = .postgres(connection: connection)
+        }
+        if run > 0 || postgres.runsOnce { shared.append(rate.applied) }
+      }
       let path = try scratchPath("durable")
       defer { removeJournal(path) }
       let full = try await load.measure { configuration in
@@ -65,6 +84,11 @@ struct JournalBenchmark: Sendable {
     table.add(["acknowledged actions/s, durability full", BenchmarkTable.format(full), ">= 10,000"])
     table.add(["acknowledged actions/s, in memory", BenchmarkTable.format(off), ""])
     table.add(["full / in memory", BenchmarkTable.format(full / off, decimals: 2), ">= 0.30"])
+    if !shared.isEmpty {
+      let rate = Samples(shared).median
+      table.add(["acknowledged actions/s, PostgreSQL", BenchmarkTable.format(rate), ">= 10,000"])
+      table.add(["PostgreSQL / in memory", BenchmarkTable.format(rate / off, decimals: 2), ""])
+    }
 
     let path = try scratchPath("recovery")
     defer { removeJournal(path) }

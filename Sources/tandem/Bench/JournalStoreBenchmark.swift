@@ -18,12 +18,15 @@ import TandemSync
 let journalStoreBenchmark = Command(
   name: "journal-store",
   summary: "Journal appends by batch size and durability; recovery of 1,000,000 deltas",
-  usage: "[--runs N] [--only appends|recovery] [--recovery-deltas N] [--dir PATH] [--keep]\n\n"
+  usage: "[--runs N] [--only appends|recovery] [--recovery-deltas N] [--dir PATH] [--keep]\n"
+    + "       [--db postgres://...]\n\n"
     + "  --runs N             timed runs per figure, after one warm-up (default 5)\n"
     + "  --only PART          run only the appends or only the recovery part\n"
     + "  --recovery-deltas N  deltas in the journal recovered (default 1000000)\n"
     + "  --dir PATH           where to put the journals (default: a new directory in /tmp)\n"
-    + "  --keep               keep the recovery journal (to try `tandem journal` on it)",
+    + "  --keep               keep the recovery journal (to try `tandem journal` on it)\n"
+    + "  --db URL             instead, appends to a PostgreSQL journal in that (empty, scratch)\n"
+    + "                       database, fenced by its lease, by batch size",
   run: { words in
     var arguments = try CommandLineArguments(words, flags: ["keep"])
     let runs = try arguments.integer("runs", default: 5, in: 1...100)
@@ -31,6 +34,7 @@ let journalStoreBenchmark = Command(
       "recovery-deltas", default: 1_000_000, in: 1...Int.max)
     let parent = try arguments.directory("dir", default: "/tmp")
     let only = arguments.option("only")
+    let database = arguments.option("db")
     let keep = arguments.flag("keep")
     guard only == nil || only == "appends" || only == "recovery" else {
       throw UsageError("--only takes appends or recovery")
@@ -43,6 +47,10 @@ let journalStoreBenchmark = Command(
       } else {
         directory.remove()
       }
+    }
+    if let database {
+      try benchmarkPostgresAppends(connection: database, runs: runs)
+      return
     }
     if only != "recovery" {
       try benchmarkAppends(in: directory, runs: runs)
@@ -72,7 +80,17 @@ private func workloadDelta(_ first: UInt64, actions count: Int) -> Delta {
 private func appendWorkload(
   _ journal: Journal, count: Int, batch: Int, grouped: Int = 1
 ) throws {
-  var next = journal.lastSequence + 1
+  try appendWorkload(after: journal.lastSequence, count: count, batch: batch, grouped: grouped) {
+    try journal.append($0, ledger: $1)
+  }
+}
+
+/// ``appendWorkload(_:count:batch:grouped:)`` for any journal: `append` stores one commit.
+func appendWorkload(
+  after last: UInt64, count: Int, batch: Int, grouped: Int = 1,
+  append: ([Delta], [String: ClientLedger.Entry]) throws -> Void
+) throws {
+  var next = last + 1
   var remaining = count
   var deltas: [Delta] = []
   deltas.reserveCapacity(batch)
@@ -91,7 +109,7 @@ private func appendWorkload(
       size -= delta.actions.count
       next = delta.sequence + 1
     }
-    try journal.append(deltas, ledger: ledger.entries)
+    try append(deltas, ledger.entries)
   }
 }
 

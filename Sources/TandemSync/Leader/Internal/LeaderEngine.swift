@@ -25,7 +25,7 @@ final class LeaderEngine<State: Codable & Sendable> {
   let controlEndpoint: String
   let updatesEndpoint: String
   /// The durable history, when durability is not `off`.
-  let journal: Journal?
+  let journal: (any JournalStore)?
   let log: TandemLogger
   let scope: LoopScope
   /// The client keys, with CURVE keys (`nil` in plain mode).
@@ -71,7 +71,7 @@ final class LeaderEngine<State: Codable & Sendable> {
     scope: LoopScope, store: Store<State>, registry: ActionRegistry,
     history: LeaderHistory<State>, differ: LeaderDiffer, configuration: LeaderConfiguration,
     fingerprint: String, schema: ApplicationSchema, keyRing: KeyRing?,
-    journal: Journal?, recentDeltas: [Delta]
+    journal: (any JournalStore)?, recentDeltas: [Delta]
   ) throws {
     self.scope = scope
     self.keyRing = keyRing
@@ -225,7 +225,7 @@ final class LeaderEngine<State: Codable & Sendable> {
   private func makeRoomIfFull(after error: JournalError) {
     guard case .sqlite(_, let failure) = error, failure.primaryCode == 13,  // SQLITE_FULL
       let journal, journal.configuration.compactsAfterSnapshot,
-      journal.snapshotSequence != published.sequence
+      journal.latestSnapshotSequence != published.sequence
     else { return }
     log.info("making room in the journal: a snapshot at \(published.sequence), then compaction")
     writeJournalSnapshot()

@@ -13,13 +13,14 @@ struct LeaderStart<State: Codable & Sendable>: Sendable {
   var recovered: Bool
   /// The journal's deltas after its latest snapshot, to seed the in-memory backlog.
   var recentDeltas: [Delta]
-  var journal: Journal?
+  var journal: (any JournalStore)?
 
   init(initial: State, configuration: LeaderConfiguration, log: TandemLogger) throws {
     let emptyLedger = ClientLedger(
       idleLimit: configuration.ledgerIdleLimit,
       maximumClients: configuration.maximumLedgerClients)
-    guard let path = configuration.journalPath, configuration.journal.durability != .off else {
+    guard let location = configuration.journalLocation, configuration.journal.durability != .off
+    else {
       self.init(
         epoch: .random(), sequence: 0, state: initial,
         ledger: emptyLedger, recovered: false, recentDeltas: [],
@@ -28,10 +29,16 @@ struct LeaderStart<State: Codable & Sendable>: Sendable {
     }
     let schema = SchemaDescription(of: State.self)
     let schemaBytes = schema.json.canonicalBytes()
-    // Read first without the leader session, which writes: a journal this build cannot read
-    // is refused with nothing written to it.
-    let checked = try Self.readable(path: path, schema: schema)
-    let journal = try Journal(path: path, configuration: configuration.journal)
+    // The location without a password, for messages.
+    let path = location.description
+    // Read an SQLite journal first without the leader session, which writes: a journal this
+    // build cannot read is refused with nothing written to it. (A PostgreSQL journal's open
+    // writes nothing to a history it finds; its check comes after the open.)
+    var checked: (sequence: UInt64, snapshot: UInt64, state: State, document: JSONValue)?
+    if case .sqlite(let file) = location {
+      checked = try Self.readable(path: file, schema: schema)
+    }
+    let journal = try location.open(configuration: configuration.journal)
     let recovery = try journal.recover()
     guard let snapshot = recovery.snapshot else {
       // A new journal: its base is the initial state at sequence 0.
@@ -73,7 +80,7 @@ struct LeaderStart<State: Codable & Sendable>: Sendable {
       let migration = Delta(
         sequence: sequence, origin: .leader, tag: Self.migrationTag,
         patch: JSONPatch(from: replayed.document, to: document).json.canonicalBytes())
-      _ = try journal.append([migration])
+      _ = try journal.append([migration], ledger: [:], forgetting: [], forgottenThrough: 0)
       recentDeltas.append(migration)
       log.info("migrated \(path) to this build's encoding of the state: delta \(sequence)")
     }
@@ -103,7 +110,7 @@ struct LeaderStart<State: Codable & Sendable>: Sendable {
 
   private init(
     epoch: Epoch, sequence: UInt64, state: State, ledger: ClientLedger, recovered: Bool,
-    recentDeltas: [Delta], journal: Journal?
+    recentDeltas: [Delta], journal: (any JournalStore)?
   ) {
     self.epoch = epoch
     self.sequence = sequence
