@@ -53,17 +53,7 @@ public struct ControlClient: Sendable {
   ) throws(CommandFailure) -> (epoch: Epoch, sequence: UInt64) {
     let action = ForwardedAction(
       client: client, number: 1, tag: tag, payload: payload.canonicalBytes())
-    let reply: ControlReply
-    do {
-      reply = try request(ControlRequest.dispatch(action))
-    } catch let error where error.status == .unavailable {
-      // The request may have reached a leader whose answer came too late; sent again, it would
-      // be another client's action and be applied a second time.
-      throw CommandFailure(
-        .unavailable,
-        error.message + " The leader may have applied it anyway: check with `tandem snapshot` "
-          + "before sending it again.")
-    }
+    let reply = try request(ControlRequest.dispatch(action))
     switch reply {
     case .ack(_, _, let epoch, let sequence):
       return (epoch, sequence)
@@ -136,11 +126,13 @@ public struct ControlClient: Sendable {
     var step = route.first
     var silence: CommandFailure?
     var redirected = false
+    var lastSilent = false
     while true {
       switch step {
       case .send(let endpoint):
         guard let parts = try exchange(frames, with: endpoint) else {
           silence = Self.failure(.noReply(leader: endpoint, timeout: connection.timeout))
+          lastSilent = true
           step = route.next(after: .silent)
           continue
         }
@@ -148,13 +140,24 @@ public struct ControlClient: Sendable {
           return parts
         }
         redirected = true
+        lastSilent = false
         step = route.next(after: .redirected(control: control))
       case .giveUp(let reason):
-        if let silence, connection.leaders.count == 1, !redirected { throw silence }
-        throw CommandFailure(
-          .unavailable,
-          "no active leader answered (\(reason)). Check that one of them holds the lease "
-            + "(tandem stats on each), or give its endpoint with --leader.")
+        var message =
+          if let silence, connection.leaders.count == 1, !redirected {
+            silence.message
+          } else {
+            "no active leader answered (\(reason)). Check that one of them holds the lease "
+              + "(tandem stats on each), or give its endpoint with --leader."
+          }
+        if lastSilent, !route.resendsAfterSilence {
+          // The action may have reached a leader whose answer came too late; sent again, it
+          // would be another client's action and be applied a second time.
+          message +=
+            " The leader may have applied it anyway: check with `tandem snapshot` before "
+            + "sending it again."
+        }
+        throw CommandFailure(.unavailable, message)
       case .done:
         preconditionFailure("a route is done only after a reply")
       }

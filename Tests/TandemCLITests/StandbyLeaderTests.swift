@@ -49,6 +49,14 @@ struct StandbyLeaderTests {
     }
     #expect(sequence == 1)
     #expect(standby.requestsAnswered == 1)
+    // Alone, it ends the request; nothing was applied, and the message does not say otherwise.
+    let alone = ControlClient(LeaderConnection(leaders: [standby.controlEndpoint]))
+    await #expect {
+      try await offThePool { try alone.dispatch(tag: "shelf.add", payload: ["title": "Dune"]) }
+    } throws: { error in
+      (error as? CommandFailure)?.status == .unavailable
+        && "\(error)".contains("knows no active leader") && !"\(error)".contains("may have")
+    }
     await standby.stop()
     await leader.stop()
   }
