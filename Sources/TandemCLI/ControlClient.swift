@@ -22,7 +22,7 @@ public struct ControlClient: Sendable {
 
   /// The leader's state as of one sequence (`SNAPSHOT`), consistent with its epoch and hash.
   public func snapshot() throws(CommandFailure) -> Snapshot {
-    let reply = try request(ControlRequest.snapshot.frames)
+    let reply = try request(ControlRequest.snapshot)
     guard case .state(let epoch, let sequence, let hash, let document) = reply else {
       throw unexpected(reply, wanted: "STATE")
     }
@@ -53,17 +53,7 @@ public struct ControlClient: Sendable {
   ) throws(CommandFailure) -> (epoch: Epoch, sequence: UInt64) {
     let action = ForwardedAction(
       client: client, number: 1, tag: tag, payload: payload.canonicalBytes())
-    let reply: ControlReply
-    do {
-      reply = try request(ControlRequest.dispatch(action).frames)
-    } catch let error where error.status == .unavailable {
-      // The request may have reached a leader whose answer came too late; sent again, it would
-      // be another client's action and be applied a second time.
-      throw CommandFailure(
-        .unavailable,
-        error.message + " The leader may have applied it anyway: check with `tandem snapshot` "
-          + "before sending it again.")
-    }
+    let reply = try request(ControlRequest.dispatch(action))
     switch reply {
     case .ack(_, _, let epoch, let sequence):
       return (epoch, sequence)
@@ -78,33 +68,41 @@ public struct ControlClient: Sendable {
 
   /// The leader's statistics (`STATS`).
   public func statistics() throws(CommandFailure) -> LeaderStatistics {
+    let reply = try request(ControlRequest.stats)
+    guard case .stats(let document) = reply else { throw unexpected(reply, wanted: "STATS") }
     do {
-      return try control.statistics()
-    } catch let error as LeaderControlError {
-      throw Self.failure(error)
+      var decoder = StateDecoder()
+      return try decoder.decode(LeaderStatistics.self, from: JSONParser().parse(document))
     } catch {
-      throw CommandFailure(.unavailable, "\(error)")
+      throw CommandFailure(.protocolError, "the leader's STATS cannot be read: \(error)")
     }
   }
 
   /// Has the leader read its key store again (`RELOAD-KEYS`, an admin key's request); returns
   /// how many keys it holds and the names of those it dropped.
   public func reloadKeys() throws(CommandFailure) -> (count: UInt64, removed: [String]) {
-    let reply = try request(ControlRequest.reloadKeys.frames)
+    let reply = try request(ControlRequest.reloadKeys)
     guard case .keys(let count, let removed) = reply else {
       throw unexpected(reply, wanted: "KEYS")
     }
     return (count, removed)
   }
 
-  /// Sends `frames` as they are and returns the reply's frames, without interpreting either.
+  /// Sends `frames` as they are to the first leader endpoint given and returns the reply's
+  /// frames, without interpreting either (a `REDIRECT` is returned, not followed).
   public func raw(_ frames: [[UInt8]]) throws(CommandFailure) -> [[UInt8]] {
-    try exchange(frames)
+    guard let parts = try exchange(frames, with: connection.leader) else {
+      throw Self.failure(.noReply(leader: connection.leader, timeout: connection.timeout))
+    }
+    return parts
   }
 
-  /// Sends a request and decodes the reply; an `ERROR` reply becomes a failure.
-  private func request(_ frames: [Frame]) throws(CommandFailure) -> ControlReply {
-    let parts = try exchange(frames)
+  /// Sends a request and decodes the reply; an `ERROR` reply becomes a failure. A standby's
+  /// `REDIRECT` sends the request on (``TandemProtocol``'s `LeaderRequestRoute`); silence does
+  /// too, except for an action, which may have been applied.
+  private func request(_ request: ControlRequest) throws(CommandFailure) -> ControlReply {
+    let parts = try routed(
+      request.frames, route: LeaderRequestRoute(connection.leaders, for: request))
     let reply: ControlReply
     do {
       reply = try ControlReply(frames: parts)
@@ -119,24 +117,72 @@ public struct ControlClient: Sendable {
     return reply
   }
 
-  private func exchange(_ frames: [[UInt8]]) throws(CommandFailure) -> [[UInt8]] {
-    guard Endpoint(parsing: connection.leader) != nil else {
-      throw CommandFailure(.usage, "'\(connection.leader)' is not an endpoint")
-    }
-    do {
-      return try control.exchange(frames)
-    } catch let error as LeaderControlError {
-      throw Self.failure(error)
-    } catch {
-      throw CommandFailure(
-        .unavailable, "cannot reach the leader at \(connection.leader): \(error)")
+  /// Sends `frames` along the route over the connection's endpoints, and returns the first
+  /// reply that is not a `REDIRECT`.
+  private func routed(
+    _ frames: [[UInt8]], route: LeaderRequestRoute
+  ) throws(CommandFailure) -> [[UInt8]] {
+    var route = route
+    var step = route.first
+    var silence: CommandFailure?
+    var redirected = false
+    var lastSilent = false
+    while true {
+      switch step {
+      case .send(let endpoint):
+        guard let parts = try exchange(frames, with: endpoint) else {
+          silence = Self.failure(.noReply(leader: endpoint, timeout: connection.timeout))
+          lastSilent = true
+          step = route.next(after: .silent)
+          continue
+        }
+        guard case .redirect(let control, _, _, _)? = try? ControlReply(frames: parts) else {
+          return parts
+        }
+        redirected = true
+        lastSilent = false
+        step = route.next(after: .redirected(control: control))
+      case .giveUp(let reason):
+        var message =
+          if let silence, connection.leaders.count == 1, !redirected {
+            silence.message
+          } else {
+            "no active leader answered (\(reason)). Check that one of them holds the lease "
+              + "(tandem stats on each), or give its endpoint with --leader."
+          }
+        if lastSilent, !route.resendsAfterSilence {
+          // The action may have reached a leader whose answer came too late; sent again, it
+          // would be another client's action and be applied a second time.
+          message +=
+            " The leader may have applied it anyway: check with `tandem snapshot` before "
+            + "sending it again."
+        }
+        throw CommandFailure(.unavailable, message)
+      case .done:
+        preconditionFailure("a route is done only after a reply")
+      }
     }
   }
 
-  /// The one-shot requests' client of the leader.
-  private var control: LeaderControl {
-    LeaderControl(
-      leader: connection.leader, timeout: connection.timeout, security: connection.security)
+  /// Sends `frames` to `endpoint` and returns the reply's frames, or nil when none came in
+  /// time.
+  private func exchange(
+    _ frames: [[UInt8]], with endpoint: String
+  ) throws(CommandFailure) -> [[UInt8]]? {
+    guard Endpoint(parsing: endpoint) != nil else {
+      throw CommandFailure(.usage, "'\(endpoint)' is not an endpoint")
+    }
+    let control = LeaderControl(
+      leader: endpoint, timeout: connection.timeout, security: connection.security)
+    do {
+      return try control.exchange(frames)
+    } catch LeaderControlError.noReply {
+      return nil
+    } catch let error as LeaderControlError {
+      throw Self.failure(error)
+    } catch {
+      throw CommandFailure(.unavailable, "cannot reach the leader at \(endpoint): \(error)")
+    }
   }
 
   private func unexpected(_ reply: ControlReply, wanted: String) -> CommandFailure {

@@ -8,12 +8,19 @@ import ZeroMQ
   import Darwin
 #endif
 
-/// The options every `tandem` command that talks to a leader shares: `--leader ENDPOINT` (or the
-/// `TANDEM_LEADER` environment variable), `--timeout SECONDS`, and for a leader with CURVE keys
-/// `--key FILE --leader-key KEY` (or `TANDEM_KEY`, `TANDEM_LEADER_KEY`).
+/// The options every `tandem` command that talks to a leader shares: `--leader ENDPOINT[,...]`
+/// (or the `TANDEM_LEADER` environment variable), `--timeout SECONDS`, and for a leader with
+/// CURVE keys `--key FILE --leader-key KEY` (or `TANDEM_KEY`, `TANDEM_LEADER_KEY`).
+///
+/// Several endpoints, separated by commas, name an active leader and its standbys: a request
+/// goes to the first; a standby's `REDIRECT` sends it on to the holder of the lease, and one
+/// that knows none (or a silent endpoint, for a request that changes nothing) to the next.
 public struct LeaderConnection: Sendable, Equatable {
-  /// The leader's control endpoint, e.g. `tcp://127.0.0.1:5600`.
-  public var leader: String
+  /// The leaders' control endpoints, in the order given (never empty), e.g.
+  /// `["tcp://a:5600", "tcp://b:5600"]`.
+  public var leaders: [String]
+  /// The first leader endpoint given, e.g. `tcp://127.0.0.1:5600`.
+  public var leader: String { leaders[0] }
   /// How long to wait for the leader to answer.
   public var timeout: Duration
   /// The key pair and the pinned leader key, for a leader with CURVE keys.
@@ -21,8 +28,12 @@ public struct LeaderConnection: Sendable, Equatable {
 
   /// The help lines for these options.
   public static let help = """
-      --leader ENDPOINT   the leader's control endpoint, e.g. tcp://127.0.0.1:5600
-                          (default: the TANDEM_LEADER environment variable)
+      --leader ENDPOINT[,ENDPOINT...]
+                          the leader's control endpoint, e.g. tcp://127.0.0.1:5600; for a
+                          leader with standbys, every leader's, separated by commas: a
+                          standby's REDIRECT is followed to the active leader, and an
+                          endpoint that does not answer (except to an action) moves on to
+                          the next (default: the TANDEM_LEADER environment variable)
       --timeout SECONDS   how long to wait for the leader (default 5)
     """ + "\n" + KeyOptions.help
 
@@ -30,7 +41,16 @@ public struct LeaderConnection: Sendable, Equatable {
   public init(
     leader: String, timeout: Duration = .seconds(5), security: FollowerSecurity? = nil
   ) {
-    self.leader = leader
+    self.init(leaders: [leader], timeout: timeout, security: security)
+  }
+
+  /// A connection to the first of `leaders` (at least one) that serves, following standbys'
+  /// redirects, waiting at most `timeout` for each reply.
+  public init(
+    leaders: [String], timeout: Duration = .seconds(5), security: FollowerSecurity? = nil
+  ) {
+    precondition(!leaders.isEmpty, "a connection needs at least one leader endpoint")
+    self.leaders = leaders
     self.timeout = timeout
     self.security = security
   }
@@ -55,10 +75,16 @@ public struct LeaderConnection: Sendable, Equatable {
         "give the leader's control endpoint (the line `counter leader` prints first), e.g. "
           + "--leader tcp://127.0.0.1:5600, or set TANDEM_LEADER")
     }
-    try Self.validate(leader, named: given == nil ? "TANDEM_LEADER '\(leader)'" : "'\(leader)'")
+    let leaders = leader.split(separator: ",", omittingEmptySubsequences: false).map {
+      String($0.trimmingPrefix(" "))
+    }
+    for endpoint in leaders {
+      try Self.validate(
+        endpoint, named: given == nil ? "TANDEM_LEADER '\(endpoint)'" : "'\(endpoint)'")
+    }
     let seconds = try arguments.integer("timeout", default: 5, in: 1...3600)
     self.init(
-      leader: leader, timeout: .seconds(seconds),
+      leaders: leaders, timeout: .seconds(seconds),
       security: try KeyOptions.follower(&arguments, environment: keyEnvironment))
   }
 

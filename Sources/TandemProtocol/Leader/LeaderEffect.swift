@@ -26,6 +26,9 @@ package enum LeaderEffect: Sendable, Equatable {
   case log(LeaderLogLevel, String, rateLimited: Bool)
   /// Count one event.
   case count(LeaderEvent)
+  /// Tell the leadership rules (the lease keeper) that a commit could not be decided: they
+  /// demote the leader (``UndecidedCommit``).
+  case leadership(UndecidedCommit)
 }
 
 /// The level of a ``LeaderEffect/log(_:_:rateLimited:)`` line.

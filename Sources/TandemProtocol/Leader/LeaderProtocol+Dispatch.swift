@@ -13,6 +13,14 @@ extension LeaderProtocol {
     quietly: Bool, ledger: inout Ledger, into effects: inout [LeaderEffect]
   ) {
     let client = forwarded.client
+    if undecided != nil {
+      // Deposed: the next leader answers it, once.
+      effects.append(
+        .log(
+          .debug, "left \(forwarded.tag) #\(forwarded.number) unanswered: not the leader now",
+          rateLimited: true))
+      return
+    }
     if let owner = ledger.owner(of: client, otherThan: caller.keyName) {
       return unauthorizedClient(client, owner: owner, caller: caller, connection, &effects)
     }

@@ -77,6 +77,9 @@ package struct LeaderProtocol: Sendable {
   package internal(set) var backlog: Backlog
   /// The replies held until the current batch is committed, in order.
   package internal(set) var held: [HeldReply] = []
+  /// Set once a commit could not be decided (``commitUndecided(_:_:into:)``): the leader is
+  /// deposed, and answers no forwarded action any more.
+  package internal(set) var undecided: UndecidedCommit?
 
   /// A leader at `sequence` of `epoch`, whose backlog holds `recentDeltas` (ending at it).
   package init(

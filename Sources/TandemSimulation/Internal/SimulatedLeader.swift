@@ -214,6 +214,8 @@ final class SimulatedLeader {
         if level == .error { world.trace("leader: \(message)") }
       case .count(let event):
         world.count(event)
+      case .leadership:
+        break  // the simulated leader of this world journals without a lease
       }
     }
     effects.removeAll(keepingCapacity: true)

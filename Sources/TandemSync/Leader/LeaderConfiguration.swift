@@ -109,6 +109,12 @@ public struct LeaderConfiguration: Sendable {
   /// lease keeper answers it (see the Protocol article, "When a leader may acknowledge"); nil
   /// (the default) acknowledges always.
   public var mayAcknowledge: (@Sendable () -> Bool)?
+  /// Called on the leader's I/O thread when a commit could not be decided: the journal fenced
+  /// it off (`fenced` true), or its outcome is unknown (the connection to the shared journal
+  /// failed; `reason` says how). The leader answers none of its actions nor any later one; a
+  /// standby leader's ``LeaseKeeper/commitUndecided(fenced:reason:)`` demotes it. Nil: nobody
+  /// is told.
+  public var commitUndecided: (@Sendable (_ fenced: Bool, _ reason: String) -> Void)?
   /// The leadership lease as `STATS` reports it (a standby leader's ``LeaseKeeper/lease()``);
   /// nil (the default) for a leader without one.
   public var leaseStatus: (@Sendable () -> LeaderStatistics.Lease?)?

@@ -111,6 +111,15 @@ public final class LeaseKeeper: Sendable {
     loop.execute { [weak self] _ in self?.step { $0.stepDown(now: .now) } }
   }
 
+  /// A commit could not be decided (what ``LeaderConfiguration/commitUndecided`` calls): the
+  /// journal fenced it off, or its outcome is unknown; the rules demote the leader (and give
+  /// the lease up after an unknown outcome).
+  public func commitUndecided(fenced: Bool, reason: String) {
+    loop.execute { [weak self] _ in
+      self?.step { fenced ? $0.fenced(now: .now) : $0.commitOutcomeUnknown(reason, now: .now) }
+    }
+  }
+
   /// The lease as of now.
   public func status() -> Status {
     leadership.withLock { leadership in

@@ -15,6 +15,7 @@ let watchCommand = Command(
     let options = try ReadOptions(arguments: words, forWatch: true)
     let watch = Watch(options: options)
     var configuration = FollowerConfiguration(leader: options.connection.leader)
+    configuration.standbyLeaders = Array(options.connection.leaders.dropFirst())
     configuration.clientID = "tandem-watch-" + FollowerConfiguration.randomClientID()
     configuration.joinTimeout = options.connection.timeout
     configuration.security = options.connection.security

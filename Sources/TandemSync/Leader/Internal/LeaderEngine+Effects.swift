@@ -81,6 +81,11 @@ extension LeaderEngine {
         write(message, at: level, rateLimited: rateLimited)
       case .count(let event):
         counters.count(event)
+      case .leadership(let undecided):
+        switch undecided {
+        case .fenced: configuration.commitUndecided?(true, "the journal fenced the commit off")
+        case .outcomeUnknown(let error): configuration.commitUndecided?(false, error)
+        }
       }
     }
     effects.removeAll(keepingCapacity: true)

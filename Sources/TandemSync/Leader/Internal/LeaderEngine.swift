@@ -126,7 +126,9 @@ final class LeaderEngine<State: Codable & Sendable> {
   /// publishes it, then sends the replies that waited for it. A batch that fails to commit is
   /// undone instead, and nothing of it is published.
   func flush() {
-    guard !stopped else { return }
+    // Deposed by an undecided commit: nothing more is journaled (the rolled-back ledger's
+    // records of the batch must not reach the journal).
+    guard !stopped, core.undecided == nil else { return }
     let batch = takeUnpublished()
     let deltas = deltas(of: batch)
     var snapshotDue = false
@@ -213,8 +215,23 @@ final class LeaderEngine<State: Codable & Sendable> {
       state = restoredState
       return true
     }
-    core.commitFailed(batch.actions, restoring: restored.ledger, because: error, into: &effects)
+    if let undecided = Self.undecided(error) {
+      core.commitUndecided(batch.actions, undecided, into: &effects)
+    } else {
+      core.commitFailed(batch.actions, restoring: restored.ledger, because: error, into: &effects)
+    }
     perform()
+  }
+
+  /// Whether a commit's `error` leaves its outcome undecided for the leadership rules: the
+  /// journal fenced the append off, or the connection to the shared journal failed, so the
+  /// commit may still have gone through.
+  static func undecided(_ error: any Error) -> UndecidedCommit? {
+    switch error as? JournalError {
+    case .fenced: .fenced
+    case .postgres(_, let failure) where failure.isConnectionFailure: .outcomeUnknown("\(error)")
+    default: nil
+    }
   }
 
   /// After a commit refused for want of room (the journal reached its
