@@ -31,7 +31,7 @@ struct LeaseKeeperTests {
   func keeper(_ name: String, database: String, process: Process) throws -> LeaseKeeper {
     try LeaseKeeper(
       store: try PostgresLease(connection: database), leaderID: name,
-      control: "tcp://\(name):5600", updates: "tcp://\(name):5601",
+      control: "inproc://\(name)-control", updates: "inproc://\(name)-updates",
       leaseLength: .milliseconds(1500), actions: process.actions())
   }
 
@@ -44,7 +44,9 @@ struct LeaseKeeperTests {
     await eventually("a serves") { a.mayAcknowledge() }
     let b = try keeper("b", database: database, process: second)
     b.start()
-    await eventually("b redirects to a") { second.redirectedTo.withLock { $0 } == "tcp://a:5600" }
+    await eventually("b redirects to a") {
+      second.redirectedTo.withLock { $0 } == "inproc://a-control"
+    }
     #expect(!b.mayAcknowledge())
     #expect(a.status().role == "active" && b.status().role == "standby")
     // a is killed: its thread stops, its lease runs out.
@@ -68,14 +70,16 @@ struct LeaseKeeperTests {
     let b = try keeper("b", database: database, process: second)
     b.start()
     await eventually("b watches a's lease") {
-      second.redirectedTo.withLock { $0 } == "tcp://a:5600"
+      second.redirectedTo.withLock { $0 } == "inproc://a-control"
     }
     a.stepDown()
     await eventually("b serves") { b.mayAcknowledge() }
     #expect(!a.mayAcknowledge())
     #expect(first.drained.load(ordering: .relaxed) == 1)
     #expect(first.closed.load(ordering: .relaxed) == 1)
-    await eventually("a redirects to b") { first.redirectedTo.withLock { $0 } == "tcp://b:5600" }
+    await eventually("a redirects to b") {
+      first.redirectedTo.withLock { $0 } == "inproc://b-control"
+    }
     #expect(a.status().role == "standby")
     await a.stop()
     await b.stop()
