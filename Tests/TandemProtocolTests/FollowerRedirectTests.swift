@@ -54,20 +54,20 @@ extension FollowerProtocolTests {
     _ = core.disconnected(reason: "the leader has been silent")
     let later = t0 + .seconds(4)
     #expect(core.connected(now: later) == [hello(generation: 1)])
-    let joined = core.received(welcome(epoch, lastNumber: 1, generation: 2), now: later)
+    // The shared journal holds the ledger with this process's generation: the new leader
+    // knows it, and welcomes it under it.
+    let joined = core.received(welcome(epoch, lastNumber: 1, generation: 1), now: later)
     #expect(
       joined.contains(
-        .dispatch([forwarded(1, generation: 2), forwarded(2, generation: 2)], quietly: false)))
-    // The first was applied by the old leader: the replica catches up on it, and the new
-    // leader answers its copy as a duplicate.
+        .dispatch([forwarded(1, generation: 1), forwarded(2, generation: 1)], quietly: false)))
+    // The first was applied by the old leader: the replica catches up on it, which settles
+    // it, and the new leader's answer to its copy (a duplicate) finds nothing left to settle.
     let first = delta(1, number: 1)
     _ = core.received(.heartbeat(epoch, sequence: 0, stateHash: 0), now: later)
     _ = core.received(.delta(epoch, first), now: later)
-    _ = core.replicaApplied([first][...], now: later)
-    #expect(
-      core.received(.ack(client: "c", number: 1, epoch, sequence: 1), now: later) == [
-        .settle(receipts[0], .success(1))
-      ])
+    let shown = core.replicaApplied([first][...], now: later)
+    #expect(shown.contains(.settle(receipts[0], .success(1))))
+    #expect(core.received(.ack(client: "c", number: 1, epoch, sequence: 1), now: later).isEmpty)
     #expect(core.outbox.entries.map(\.number) == [2])
   }
 

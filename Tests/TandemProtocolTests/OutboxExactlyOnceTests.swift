@@ -120,6 +120,29 @@ struct OutboxExactlyOnceTests {
     #expect(send(&outbox, at: 30, epoch: minted).isEmpty)
   }
 
+  @Test(arguments: [false, true])
+  func aWelcomeThatRenewedTheGenerationRenumbersPastAnothersNumbers(renewed: Bool) throws {
+    // Actions 1 and 2 sent, 3 queued unsent; the leader's ledger says 5 (another process used
+    // the id while this one was away, when `renewed`; this process's own 1 and 2 applied with
+    // their answers lost, when not).
+    var (outbox, receipts) = try aligned(sending: 2)
+    receipts.append(try outbox.enqueue(tag: "t", payload: []))
+    outbox.connectionClosed()
+    let minted = Epoch(rawValue: 9)
+    let inDoubt = outbox.welcome(
+      lastNumber: 5, forgottenThrough: 0, epoch: renewed ? minted : epoch, sequence: 30,
+      renewed: renewed)
+    let resent = send(&outbox, at: 30, epoch: renewed ? minted : epoch)
+    if renewed {
+      // 1 and 2 would be answered as the other's duplicates: in doubt; 3 goes as 6.
+      #expect(inDoubt.map(\.receipt) == Array(receipts[..<2]))
+      #expect(resent == [6])
+      #expect(outbox.entries.map(\.receipt) == [receipts[2]])
+    } else {
+      #expect(inDoubt.isEmpty && resent == [1, 2, 3])
+    }
+  }
+
   struct OriginRow: Sendable, CustomTestStringConvertible {
     var name: String
     var origin: Origin

@@ -14,6 +14,15 @@ struct SimulationTests {
     #expect((report.counts["actions acknowledged"] ?? 0) > 100)
   }
 
+  /// Seeds that once found a hole, replayed whole: a process returning to a leader that lost
+  /// the tail of its journal, after another process took its client id over and used the
+  /// numbers it had not been answered for yet.
+  @Test("seeds that found holes stay clean", arguments: [820_964_363] as [UInt64])
+  func foundHole(_ seed: UInt64) {
+    let report = Simulation(seed: seed).run(steps: 20_000)
+    #expect(report.violations.isEmpty, "\(report.violations.map(\.description))")
+  }
+
   @Test("a seed replays its run exactly")
   func replay() {
     let first = Simulation(seed: 42).run(steps: 3_000)
@@ -41,9 +50,9 @@ struct SimulationTests {
 
   @Test("answering a process taken over against the other's numbering is caught")
   func answerAcrossTakeover() {
-    let clean = Simulation(seed: 107).run(steps: 20_000)
+    let clean = Simulation(seed: 102).run(steps: 20_000)
     #expect(clean.violations.isEmpty, "\(clean.violations.map(\.description))")
-    let broken = Simulation(seed: 107, mutation: .answerAcrossTakeover).run(steps: 20_000)
+    let broken = Simulation(seed: 102, mutation: .answerAcrossTakeover).run(steps: 20_000)
     #expect(broken.violations.contains { $0.invariant == "acknowledged only if applied" })
   }
 }

@@ -15,6 +15,9 @@ extension FollowerProtocol {
     ):
       outbox.leaderLimits = limits
       let joining = sync.phase == .greeting
+      // The generation this process said HELLO with; the WELCOME hands another when the
+      // leader's ledger did not know it.
+      let saidHelloWith = sync.generation
       var effects = translate(sync.received(reply, now: now), now: now)
       if joining {
         leaders.joined()
@@ -27,15 +30,19 @@ extension FollowerProtocol {
           subscribedTo = updates
           effects.append(.subscribe(updates))
         }
+        let renewed = saidHelloWith != 0 && sync.generation != saidHelloWith
         let unknown = outbox.welcome(
           lastNumber: lastNumber, forgottenThrough: forgottenThrough, epoch: epoch,
-          sequence: sequence)
+          sequence: sequence, renewed: renewed)
         if !unknown.isEmpty {
-          effects.append(
-            .log(
-              .error,
-              "the leader forgot this client with \(unknown.count) actions unanswered; "
-                + "they may have been applied, so they are not sent again", peerControlled: false))
+          let message =
+            renewed
+            ? "another process used client id \(client) while this one was away, so the "
+              + "leader cannot tell \(unknown.count) unanswered actions from its own; they "
+              + "may have been applied, so they are not sent again"
+            : "the leader forgot this client with \(unknown.count) actions unanswered; "
+              + "they may have been applied, so they are not sent again"
+          effects.append(.log(.error, message, peerControlled: false))
         }
         effects += unknown.map { .settle($0.receipt, .failure(.outcomeUnknown)) }
         effects += flush(now: now)

@@ -229,8 +229,17 @@ package struct Outbox {
   /// A `WELCOME` of another history that renumbers nothing (its ledger expects the oldest
   /// unanswered number) leaves the numbers as they are, and any of its deltas may settle an
   /// action sent before it, as after ``followReplica(into:at:)``.
+  ///
+  /// A `WELCOME` that `renewed` this process's generation (the leader's ledger did not know the
+  /// one it said `HELLO` with: it was lost with a journal's tail, or handed in another history)
+  /// whose last number is at or above the oldest unanswered one: the numbers up to it were
+  /// used in this history by a process that owned the id under another generation, so an
+  /// answer to them says nothing about this process's actions. Those of them ever sent are
+  /// removed and returned (in doubt: the leader would answer them as another's duplicates);
+  /// the rest are renumbered from the last number + 1, as if the leader had never seen them.
   package mutating func welcome(
-    lastNumber: UInt64, forgottenThrough: UInt64, epoch: Epoch, sequence: UInt64
+    lastNumber: UInt64, forgottenThrough: UInt64, epoch: Epoch, sequence: UInt64,
+    renewed: Bool = false
   ) -> [Entry] {
     rewind()
     let first = entries.first?.number ?? nextNumber
@@ -250,7 +259,13 @@ package struct Outbox {
       outcomeUnknown = entries.filter(mayBeForgotten)
       entries.removeAll(where: mayBeForgotten)
     }
-    guard !wasAligned || lastNumber + 1 < first || !outcomeUnknown.isEmpty else {
+    let numbersTaken = renewed && wasAligned && lastNumber >= first
+    if numbersTaken {
+      let answeredAsAnothers: (Entry) -> Bool = { $0.everSent && $0.number <= lastNumber }
+      outcomeUnknown += entries.filter(answeredAsAnothers)
+      entries.removeAll(where: answeredAsAnothers)
+    }
+    guard !wasAligned || lastNumber + 1 < first || numbersTaken || !outcomeUnknown.isEmpty else {
       nextNumber = max(nextNumber, lastNumber + 1)
       if !sameHistory { answerableAtAnySequence() }
       return []
