@@ -77,13 +77,13 @@ struct StandbyRedirectTests {
 @Suite("Leader endpoints on the command line")
 struct LeaderEndpointListTests {
   @Test func aCommaSeparatedListGivesTheLeaderThenItsStandbys() {
-    let endpoints = FollowerConfiguration.endpoints("tcp://a:5600, tcp://b:5600,,")
-    #expect(endpoints == ["tcp://a:5600", "tcp://b:5600"])
+    let endpoints = FollowerConfiguration.endpoints("tcp://a:1, tcp://b:1,,")
+    #expect(endpoints == ["tcp://a:1", "tcp://b:1"])
     let configuration = FollowerConfiguration(leaders: endpoints, clientID: "c")
-    #expect(configuration.leader == "tcp://a:5600")
-    #expect(configuration.standbyLeaders == ["tcp://b:5600"])
+    #expect(configuration.leader == "tcp://a:1")
+    #expect(configuration.standbyLeaders == ["tcp://b:1"])
     #expect(configuration.leaderEndpoints == endpoints)
-    #expect(FollowerConfiguration.endpoints("tcp://a:5600") == ["tcp://a:5600"])
+    #expect(FollowerConfiguration.endpoints("tcp://a:1") == ["tcp://a:1"])
     #expect(FollowerConfiguration.endpoints(" , ").isEmpty)
   }
 }
