@@ -60,6 +60,11 @@ public struct CounterLoad: Sendable {
         report.sent += 1
       } catch {
         report.failed += 1
+        // A stopped follower refuses every later send too: leave them unsent.
+        if follower.stopReason != nil {
+          report.unsent = increments + notes - index
+          break
+        }
         continue
       }
       if pending.count >= window { await settleOldest() }
@@ -90,6 +95,9 @@ public struct CounterLoadReport: Codable, Equatable, Sendable {
   /// Actions that could not be sent, or whose receipt failed otherwise (follower stopped,
   /// history lost).
   public var failed = 0
+  /// Actions not handed to the follower because it had stopped (a send it refused counts as
+  /// failed; the rest of the run is not tried).
+  public var unsent = 0
   /// Receipts after which the replica did not show the action: read-your-writes broken.
   public var violations = 0
   /// The highest sequence an action of this run took effect at.
@@ -106,7 +114,7 @@ public struct CounterLoadReport: Codable, Equatable, Sendable {
   public var summary: String {
     let rate = seconds > 0 ? Int((Double(acknowledged) / seconds).rounded()) : 0
     return "client \(client): sent \(sent), acknowledged \(acknowledged), rejected \(rejected), "
-      + "failed \(failed), read-your-writes violations \(violations), last sequence "
+      + "failed \(failed), unsent \(unsent), read-your-writes violations \(violations), last sequence "
       + "\(lastSequence), \(rate) actions/s"
   }
 }
