@@ -28,6 +28,8 @@ package struct LeaderEndpoints: Sendable, Equatable {
   /// A standby redirected the follower to `control`: whether the follower follows it (else it
   /// stays, or moves on). A standby that names no leader (`control` empty) saw the lease free
   /// or run out, and may be about to take it: the follower tries it again (after its back-off).
+  /// A standby that names its own endpoint names none either: the holder it read is a former
+  /// process at its address, which is gone since the standby holds the address now.
   /// Past ``maximumRedirects`` in a row without a join, it moves to the next endpoint given.
   package mutating func redirected(to control: String) -> Bool {
     guard redirects < Self.maximumRedirects else {
@@ -35,7 +37,7 @@ package struct LeaderEndpoints: Sendable, Equatable {
       return false
     }
     redirects += 1
-    guard !control.isEmpty else { return false }
+    guard !control.isEmpty, control != current else { return false }
     current = control
     return true
   }

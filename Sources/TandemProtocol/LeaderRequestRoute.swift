@@ -3,7 +3,8 @@
 ///
 /// The request goes to the first endpoint given. A standby answers it with `REDIRECT` and
 /// handles nothing of it, so the request goes again to the holder the standby names (even one
-/// not given), or, when it names none, to the next endpoint given. A silent endpoint moves the
+/// not given), or, when it names none (or its own endpoint: a former process at its address,
+/// gone), to the next endpoint given. A silent endpoint moves the
 /// request to the next one given only when ``resendsAfterSilence`` (a request with no effect;
 /// an action sent there may have been applied, and is not sent elsewhere). Every endpoint given
 /// is tried at most once, and at most ``LeaderEndpoints/maximumRedirects`` redirects are
@@ -69,7 +70,7 @@ package struct LeaderRequestRoute: Sendable, Equatable {
     switch outcome {
     case .answered:
       return .done
-    case .redirected(let control) where !control.isEmpty:
+    case .redirected(let control) where !control.isEmpty && control != current:
       history.append("\(current) is a standby naming \(control)")
       guard redirects < LeaderEndpoints.maximumRedirects else {
         return .giveUp(reason: summary + "; too many redirects in a row")

@@ -34,12 +34,22 @@ struct LeaderEndpointsTests {
     #expect(leaders.current == "b")
   }
 
+  @Test func aRedirectNamingTheStandbyItselfNamesNoLeader() {
+    var leaders = LeaderEndpoints(["a", "b"])
+    // A restarted standby at "a" read a lease its former process at "a" still held.
+    #expect(leaders.redirected(to: "a") == false)
+    #expect(leaders.current == "a")
+    #expect(leaders.redirected(to: "b") == true)
+    #expect(leaders.redirected(to: "b") == false)
+    #expect(leaders.current == "b")
+  }
+
   @Test func boundsRedirectsInARowUntilAJoin() {
     var leaders = LeaderEndpoints(["a", "b"])
-    for _ in 0..<LeaderEndpoints.maximumRedirects {
-      #expect(leaders.redirected(to: "a") == true)
+    for name in ["z", "y", "z"].prefix(LeaderEndpoints.maximumRedirects) {
+      #expect(leaders.redirected(to: name) == true)
     }
-    #expect(leaders.redirected(to: "a") == false)
+    #expect(leaders.redirected(to: "y") == false)
     #expect(leaders.current == "b")
     leaders.joined()
     #expect(leaders.redirected(to: "a") == true)

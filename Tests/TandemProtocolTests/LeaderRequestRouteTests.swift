@@ -29,6 +29,10 @@ struct LeaderRequestRouteTests {
       configured: ["a", "b"], outcomes: [.redirected(control: ""), .answered],
       steps: [.send(to: "b"), .done]),
     Row(
+      name: "a standby naming its own endpoint names nobody (a former process there, gone)",
+      configured: ["a", "b"], outcomes: [.redirected(control: "a"), .answered],
+      steps: [.send(to: "b"), .done]),
+    Row(
       name: "silence moves a request without effect on", configured: ["a", "b", "c"],
       outcomes: [.silent, .silent, .answered], steps: [.send(to: "b"), .send(to: "c"), .done]),
     Row(

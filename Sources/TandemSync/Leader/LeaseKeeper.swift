@@ -145,6 +145,15 @@ public final class LeaseKeeper: Sendable {
     await loop.shutdown()
   }
 
+  /// The holder to send followers to: the other leader the rules name (see `Leadership`'s
+  /// `redirect(now:)`), unless it advertises this process's own control endpoint, which is
+  /// then a former process at this address (gone, since this one holds the address).
+  private func redirectTarget() -> LeaseRecord? {
+    guard let target = leadership.withLock({ $0.redirect(now: .now) }), target.control != control
+    else { return nil }
+    return target
+  }
+
   /// Feeds one input to the rules and carries out their effects, with the inputs those add.
   private func step(_ input: (inout Leadership) -> [LeadershipEffect]) {
     var pending = leadership.withLock { input(&$0) }
@@ -163,8 +172,9 @@ public final class LeaseKeeper: Sendable {
     case .readLease:
       do throws(JournalError) {
         let record = try store.current()
-        actions.redirect(record)
-        return feed { $0.leaseRead(record, now: .now) }
+        let effects = feed { $0.leaseRead(record, now: .now) }
+        actions.redirect(redirectTarget())
+        return effects
       } catch {
         return feed { $0.leaseReadFailed("\(error)", now: .now) }
       }
