@@ -121,6 +121,9 @@ public struct LeaderConfiguration: Sendable {
   /// The leader's CURVE keys and key store; `nil` (the default) runs in plain mode, with no
   /// encryption and no authentication, which the leader's first log line says.
   public var security: LeaderSecurity?
+  /// The lease a ``StandbyLeader`` took, which every write to its PostgreSQL journal is
+  /// checked against; nil for a leader without one.
+  var fencing: PostgresJournal.Fencing?
 
   /// A configuration binding the two endpoints.
   public init(control: String = "tcp://127.0.0.1:*", updates: String = "tcp://127.0.0.1:*") {

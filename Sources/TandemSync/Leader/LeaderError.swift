@@ -22,6 +22,9 @@ public enum LeaderError: Error, Sendable, Equatable, CustomStringConvertible {
   case unreplayableJournal(path: String, sequence: UInt64, reason: String)
   /// The leader's key pair or its key store could not be read (see ``LeaderSecurity``).
   case keys(KeyStoreError)
+  /// A ``StandbyLeader`` was configured without a PostgreSQL journal (`location` names what it
+  /// was given): standby leaders share their journal and its lease in one database.
+  case standbyNeedsSharedJournal(location: String)
 
   public var description: String {
     switch self {
@@ -37,6 +40,10 @@ public enum LeaderError: Error, Sendable, Equatable, CustomStringConvertible {
       "cannot start the leader's I/O thread: \(error)"
     case .keys(let error):
       "the leader's CURVE keys: \(error)"
+    case .standbyNeedsSharedJournal(let location):
+      "a standby leader shares its journal with the other leaders in a PostgreSQL database, "
+        + "and \(location) is not one: give --journal postgres://USER@HOST/DATABASE (or "
+        + "TANDEM_JOURNAL_URL)"
     case .unreplayableJournal(let path, let sequence, let reason):
       "the journal \(path) does not replay at sequence \(sequence): \(reason). The leader will "
         + "not start over existing history: check it with 'tandem journal verify --db \(path)', "

@@ -17,8 +17,13 @@ import ZeroMQ
 public final class StandbyResponder: Sendable {
   /// The bound control endpoint, with the real port.
   public let controlEndpoint: String
+  /// The updates endpoint it holds for the leader this process may become, with the real port;
+  /// nil when it was given none.
+  public let updatesEndpoint: String?
   private let loop: IOLoop
   private let state = State()
+  /// The ZAP handler checking client keys, with CURVE keys.
+  private let zap: ZAPHandler?
 
   /// The reply to send and the count of requests answered, shared with the loop thread.
   private final class State: Sendable {
@@ -30,22 +35,68 @@ public final class StandbyResponder: Sendable {
   static let noLeader = ControlReply.redirect(
     control: "", updates: "", fencingEpoch: 0, holder: "")
 
-  /// Binds `control` (a ROUTER) and starts answering.
+  /// Binds `control` (a ROUTER) and starts answering; with `updates`, also binds an updates
+  /// socket (an XPUB that sends nothing) there, so that the endpoint (its port, when `updates`
+  /// names none) stays this process's for the leader it may become. With `security`, both are
+  /// CURVE servers whose clients the key store authenticates, as the leader's are: a follower
+  /// with keys reaches the standby, and one without learns nothing.
   ///
-  /// - Throws: ``LeaderError/invalidEndpoint(_:)``, ``LeaderError/cannotBind(endpoint:cause:)``
-  ///   or ``LeaderError/cannotStart(_:)``.
-  public init(control: String) async throws(LeaderError) {
+  /// - Throws: ``LeaderError/invalidEndpoint(_:)``, ``LeaderError/cannotBind(endpoint:cause:)``,
+  ///   ``LeaderError/keys(_:)`` or ``LeaderError/cannotStart(_:)``.
+  public init(
+    control: String, updates: String? = nil, security: LeaderSecurity? = nil
+  ) async throws(LeaderError) {
     guard let endpoint = Endpoint(parsing: control) else { throw .invalidEndpoint(control) }
+    let updatesAt = try updates.map { (text) throws(LeaderError) -> Endpoint in
+      guard let endpoint = Endpoint(parsing: text) else { throw .invalidEndpoint(text) }
+      return endpoint
+    }
     do {
       loop = try IOLoop(name: "tandem-standby")
     } catch {
       throw .cannotStart(error)
     }
+    var zap: ZAPHandler?
+    if let security {
+      let ring: KeyRing
+      do throws(KeyStoreError) {
+        ring = try KeyRing(path: security.keyStore)
+      } catch {
+        await loop.shutdown()
+        throw .keys(error)
+      }
+      do {
+        zap = try await ZAPHandler(context: loop.context, name: "tandem-standby-zap") {
+          ring.authenticate($0)
+        }
+      } catch {
+        await loop.shutdown()
+        throw LeaderError(starting: error)
+      }
+    }
+    self.zap = zap
     let state = state
     do {
-      controlEndpoint = try await loop.submit { scope -> String in
+      (controlEndpoint, updatesEndpoint) = try await loop.submit { scope -> (String, String?) in
+        var heldUpdates: String?
+        if let updatesAt, let updates {
+          let socket = try scope.makeSocket(.xpub)
+          try? socket.set(.linger, .zero)
+          try LeaderSecurity.secure(socket, with: security)
+          do {
+            try socket.bind(updatesAt)
+          } catch let error as ZMQError {
+            throw LeaderError.cannotBind(endpoint: updates, cause: error)
+          }
+          heldUpdates = try socket.lastEndpoint.description
+          scope.register(socket) { socket in
+            // Subscriptions only: a standby publishes nothing.
+            while (try? socket.receiveParts(wait: .nonBlocking)) != nil {}
+          }
+        }
         let socket = try scope.makeSocket(.router)
         try? socket.set(.linger, .zero)
+        try LeaderSecurity.secure(socket, with: security)
         do {
           try socket.bind(endpoint)
         } catch let error as ZMQError {
@@ -59,10 +110,11 @@ public final class StandbyResponder: Sendable {
             state.answered.add(1, ordering: .relaxed)
           }
         }
-        return try socket.lastEndpoint.description
+        return (try socket.lastEndpoint.description, heldUpdates)
       }
     } catch {
       await loop.shutdown()
+      await zap?.stop()
       throw LeaderError(starting: error)
     }
   }
@@ -83,8 +135,9 @@ public final class StandbyResponder: Sendable {
   /// How many requests it answered so far.
   public var requestsAnswered: Int { state.answered.load(ordering: .relaxed) }
 
-  /// Closes the socket (freeing the endpoint) and ends the I/O thread.
+  /// Closes the sockets (freeing the endpoints) and ends the I/O thread.
   public func stop() async {
     await loop.shutdown()
+    await zap?.stop()
   }
 }

@@ -1,7 +1,7 @@
 import TandemProtocol
 import ZeroMQ
 
-extension LeaderEngine {
+extension LeaderSecurity {
   /// Makes `socket` a CURVE server with the leader's key pair, whose peers the ZAP handler
   /// checks (domain `tandem`); leaves it plain without keys.
   static func secure(_ socket: Socket, with security: LeaderSecurity?) throws(ZMQError) {
@@ -10,6 +10,9 @@ extension LeaderEngine {
     try socket.set(.curveSecretKey, secretKey)
     try socket.set(.zapDomain, "tandem")
   }
+}
+
+extension LeaderEngine {
 
   /// Counts and logs (rate-limited) the handshake failures a socket monitor reports.
   func monitorEventsArrived(_ monitor: Monitor) {

@@ -380,7 +380,7 @@ final class LeaderEngine<State: Codable & Sendable> {
     _ scope: LoopScope, _ configuration: LeaderConfiguration
   ) throws(ZMQError) -> (Socket, Monitor) {
     let updates = try scope.makeSocket(.xpub)
-    try secure(updates, with: configuration.security)
+    try LeaderSecurity.secure(updates, with: configuration.security)
     try updates.set(.xpubVerbose, true)
     // Set once, before any pipe exists: libzmq 4.3 applies a later change to existing pipes too,
     // and a pipe found full under the old mark may then wait for a report of reads (sent every
@@ -395,7 +395,7 @@ final class LeaderEngine<State: Codable & Sendable> {
     _ scope: LoopScope, _ configuration: LeaderConfiguration
   ) throws(ZMQError) -> (Socket, Monitor) {
     let control = try scope.makeSocket(.router)
-    try secure(control, with: configuration.security)
+    try LeaderSecurity.secure(control, with: configuration.security)
     try control.set(.routerMandatory, true)
     // A follower's control connection keeps its routing id when ZeroMQ reconnects it, and the
     // reconnected one replaces the old (which may not have been seen to break yet).

@@ -38,7 +38,8 @@ struct LeaderStart<State: Codable & Sendable>: Sendable {
     if case .sqlite(let file) = location {
       checked = try Self.readable(path: file, schema: schema)
     }
-    let journal = try location.open(configuration: configuration.journal)
+    let journal = try location.open(
+      configuration: configuration.journal, fencing: configuration.fencing)
     let recovery = try journal.recover()
     guard let snapshot = recovery.snapshot else {
       // A new journal: its base is the initial state at sequence 0.

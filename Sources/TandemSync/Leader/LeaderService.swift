@@ -1,0 +1,26 @@
+/// What a leader process runs its followers' service through: a ``Leader``, or a
+/// ``StandbyLeader`` that runs one while it holds the lease. A command that offers both serves,
+/// reloads and stops either the same way.
+///
+/// ```swift
+/// let service: any LeaderService =
+///   standby.map { try await StandbyLeader(store: store, registry: registry,
+///                                         configuration: configuration, standby: $0) }
+///   ?? (try await Leader(store: store, registry: registry, configuration: configuration))
+/// print(service.controlEndpoint)
+/// ```
+public protocol LeaderService: AnyObject, Sendable {
+  /// The bound control endpoint followers are given.
+  var controlEndpoint: String { get }
+  /// The metrics to serve (see ``MetricsRegistry``).
+  var metrics: MetricsRegistry { get }
+  /// The sequence of the newest applied action (0 while a standby serves nothing).
+  var sequence: UInt64 { get }
+  /// Reads the key store again; see ``Leader/reloadKeys()``.
+  @discardableResult
+  func reloadKeys() async throws(LeaderError) -> (count: Int, removed: [String])
+  /// Stops serving; see ``Leader/stop()`` and ``StandbyLeader/stop()``.
+  func stop() async
+}
+
+extension Leader: LeaderService {}
