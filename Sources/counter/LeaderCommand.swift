@@ -13,6 +13,7 @@ let leaderCommand = Command(
   usage: """
     [--control ENDPOINT] [--updates ENDPOINT] [--heartbeat-ms N] [--hwm N]
     [--max-queued-bytes N] [--journal LOCATION [--durability full|normal]]
+    [--standby [--lease-ms N] [--leader-id ID] [--advertise-control ENDPOINT]]
     [--metrics HOST:PORT]
 
     Prints its control endpoint (the one followers and `tandem` are given) on the first line of
@@ -44,6 +45,7 @@ let leaderCommand = Command(
                             free one; the log says which)
       --durability MODE     full (synced at every commit; survives power loss, the default)
                             or normal (survives a crash of the process, not of the machine)
+    \(StandbyOptions.help)
 
     SIGHUP reloads the key store (the connections of keys it no longer holds are cut).
 
@@ -52,7 +54,7 @@ let leaderCommand = Command(
     74 when standard output cannot be written (the leader then stops at once).
     """,
   run: { words in
-    var arguments = try CommandLineArguments(words)
+    var arguments = try CommandLineArguments(words, flags: ["standby"])
     var configuration = LeaderConfiguration(
       control: arguments.option("control") ?? "tcp://127.0.0.1:*",
       updates: arguments.option("updates") ?? "tcp://127.0.0.1:*")
@@ -86,17 +88,35 @@ let leaderCommand = Command(
     } catch {
       throw UsageError(error.description)
     }
+    let standby: StandbyConfiguration?
+    do throws(StandbyOptions.Problem) {
+      standby = try StandbyOptions.configuration(
+        standby: arguments.flag("standby"), leaseMilliseconds: arguments.option("lease-ms"),
+        leaderID: arguments.option("leader-id"),
+        advertisedControl: arguments.option("advertise-control"))
+    } catch {
+      throw UsageError(error.description)
+    }
     try arguments.finish()
     ReloadSignal.block()
 
     let store = Store<CounterState>(reducer: counterReducer, state: CounterState())
-    let leader: Leader<CounterState>
+    let leader: any LeaderService
     do {
-      leader = try blockingAsync { [configuration] in
-        try await Leader(store: store, registry: counterRegistry, configuration: configuration)
+      leader = try blockingAsync { [configuration] () async throws -> any LeaderService in
+        if let standby {
+          return try await StandbyLeader(
+            store: store, registry: counterRegistry, configuration: configuration,
+            standby: standby)
+        }
+        return try await Leader(
+          store: store, registry: counterRegistry, configuration: configuration)
       }
     } catch {
-      if case .invalidEndpoint? = error as? LeaderError { throw UsageError("\(error)") }
+      switch error as? LeaderError {
+      case .invalidEndpoint?, .standbyNeedsSharedJournal?: throw UsageError("\(error)")
+      default: break
+      }
       throw CommandFailure(.unavailable, "cannot start the leader: \(error)")
     }
     let metrics: MetricsServer?

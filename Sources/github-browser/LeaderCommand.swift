@@ -13,6 +13,7 @@ let leaderCommand = Command(
   usage: """
     [--control ENDPOINT] [--updates ENDPOINT] [--journal LOCATION [--durability full|normal]]
     [--metrics HOST:PORT] [--max-queued-bytes N]
+    [--standby [--lease-ms N] [--leader-id ID] [--advertise-control ENDPOINT]]
 
     Prints its control endpoint (what workers and front ends take as --leader) on the first line
     of standard output, then logs to standard error
@@ -36,6 +37,7 @@ let leaderCommand = Command(
       --max-queued-bytes N  the most bytes of updates waiting for one follower that does not
                             read them (default 67108864, 64 MiB; at least 4096); past it the
                             follower misses updates and repairs the gap when it reads again
+    \(StandbyOptions.help)
 
     SIGHUP reloads the key store (the connections of keys it no longer holds are cut).
 
@@ -44,7 +46,7 @@ let leaderCommand = Command(
     74 when standard output cannot be written (the leader then stops at once).
     """,
   run: { words in
-    var arguments = try CommandLineArguments(words)
+    var arguments = try CommandLineArguments(words, flags: ["standby"])
     var configuration = LeaderConfiguration(
       control: arguments.option("control") ?? "tcp://127.0.0.1:*",
       updates: arguments.option("updates") ?? "tcp://127.0.0.1:*")
@@ -73,18 +75,36 @@ let leaderCommand = Command(
     } catch {
       throw UsageError(error.description)
     }
+    let standby: StandbyConfiguration?
+    do throws(StandbyOptions.Problem) {
+      standby = try StandbyOptions.configuration(
+        standby: arguments.flag("standby"), leaseMilliseconds: arguments.option("lease-ms"),
+        leaderID: arguments.option("leader-id"),
+        advertisedControl: arguments.option("advertise-control"))
+    } catch {
+      throw UsageError(error.description)
+    }
     try arguments.finish()
     ReloadSignal.block()
     configuration.schemaVersion = browserSchemaVersion
     let store = Store<BrowserState>(reducer: browserStoreReducer, state: BrowserState())
     configuration.validate = { action, _ in validateBrowserAction(action, in: store.state) }
-    let leader: Leader<BrowserState>
+    let leader: any LeaderService
     do {
-      leader = try blockingAsync { [configuration] in
-        try await Leader(store: store, registry: browserRegistry, configuration: configuration)
+      leader = try blockingAsync { [configuration] () async throws -> any LeaderService in
+        if let standby {
+          return try await StandbyLeader(
+            store: store, registry: browserRegistry, configuration: configuration,
+            standby: standby)
+        }
+        return try await Leader(
+          store: store, registry: browserRegistry, configuration: configuration)
       }
     } catch {
-      if case .invalidEndpoint? = error as? LeaderError { throw UsageError("\(error)") }
+      switch error as? LeaderError {
+      case .invalidEndpoint?, .standbyNeedsSharedJournal?: throw UsageError("\(error)")
+      default: break
+      }
       throw CommandFailure(.unavailable, "cannot start the leader: \(error)")
     }
     let metrics: MetricsServer?
