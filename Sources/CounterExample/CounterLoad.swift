@@ -1,6 +1,12 @@
 import Tandem
 import TandemSync
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// What `counter follower --increment N` does: sends actions with a window of unresolved
 /// receipts, and checks read-your-writes on every one.
 ///
@@ -31,17 +37,27 @@ public struct CounterLoad: Sendable {
     self.window = window
   }
 
-  /// Sends the actions through `follower` and waits for every receipt.
-  public func run(on follower: Follower<CounterState>) async -> CounterLoadReport {
+  /// Sends the actions through `follower` and waits for every receipt; once `stopping`
+  /// answers true it sends no more (the rest count as ``CounterLoadReport/unsent``) and waits
+  /// for the receipts of those it sent.
+  public func run(
+    on follower: Follower<CounterState>, stopping: @Sendable () -> Bool = { false }
+  ) async -> CounterLoadReport {
     let client = follower.clientID
     let baseline = follower.store.state.actionsByClient[client] ?? 0
     var report = CounterLoadReport(client: client)
     let start = ContinuousClock.now
     var pending: [(index: Int, receipt: Receipt)] = []
+    var lastAcknowledgement = CounterLoadReport.Pause.now()
     func settleOldest() async {
       let (index, receipt) = pending.removeFirst()
       do {
         let sequence = try await receipt.applied()
+        let now = CounterLoadReport.Pause.now()
+        if now - lastAcknowledgement >= CounterLoadReport.Pause.threshold {
+          report.pauses.append(.init(from: lastAcknowledgement, to: now))
+        }
+        lastAcknowledgement = now
         report.acknowledged += 1
         report.lastSequence = max(report.lastSequence, sequence)
         let seen = follower.store.state.actionsByClient[client] ?? 0
@@ -51,6 +67,10 @@ public struct CounterLoad: Sendable {
       }
     }
     for index in stride(from: 1, through: increments + notes, by: 1) {
+      if stopping() {
+        report.unsent = increments + notes - index + 1
+        break
+      }
       let action: any Action =
         index <= increments
         ? IncrementCounter(client: client)
@@ -96,18 +116,45 @@ public struct CounterLoadReport: Codable, Equatable, Sendable {
   /// history lost).
   public var failed = 0
   /// Actions not handed to the follower because it had stopped (a send it refused counts as
-  /// failed; the rest of the run is not tried).
+  /// failed; the rest of the run is not tried), or because the run was asked to stop.
   public var unsent = 0
   /// Receipts after which the replica did not show the action: read-your-writes broken.
   public var violations = 0
   /// The highest sequence an action of this run took effect at.
   public var lastSequence: UInt64 = 0
+  /// The waits of at least ``Pause/threshold`` between two acknowledgements (or from the start
+  /// to the first), in order: a leader failing over, restarting or slow.
+  public var pauses: [Pause] = []
   /// Wall-clock time of the run.
   public var seconds = 0.0
 
   /// An empty report for `client`.
   public init(client: String) {
     self.client = client
+  }
+
+  /// A wait between two acknowledgements, in milliseconds since the Unix epoch (wall-clock
+  /// time, so that a script can set it beside the moments it acted, such as a leader's kill).
+  public struct Pause: Codable, Equatable, Sendable {
+    /// The acknowledgement before the wait (or the run's start).
+    public var from: Int64
+    /// The first acknowledgement after it.
+    public var to: Int64
+
+    /// The shortest wait recorded: 250 ms.
+    public static let threshold: Int64 = 250
+
+    public init(from: Int64, to: Int64) {
+      self.from = from
+      self.to = to
+    }
+
+    /// The wall-clock time now, in milliseconds since the Unix epoch.
+    static func now() -> Int64 {
+      var time = timespec()
+      clock_gettime(CLOCK_REALTIME, &time)
+      return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
+    }
   }
 
   /// The one-line summary `counter follower` prints.

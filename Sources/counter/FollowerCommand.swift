@@ -2,6 +2,7 @@ import CommandLineKit
 import CounterExample
 import Foundation
 import StatePatch
+import Synchronization
 import Tandem
 import TandemMetrics
 import TandemSync
@@ -18,8 +19,10 @@ let followerCommand = Command(
 
     With --increment N (and/or --notes N): sends N actions, at most --window at once, waits until
     this replica shows each one (read-your-writes, checked on every receipt), prints a summary
-    line and exits, or keeps following with --stay. Without a terminal and without a load it
-    follows until SIGINT or SIGTERM.
+    line and exits, or keeps following with --stay. SIGINT or SIGTERM during the load ends it:
+    the follower sends no more, waits for the receipts of what it sent, prints the summary and
+    exits (or keeps following with --stay); a second signal exits at once. Without a terminal
+    and without a load it follows until SIGINT or SIGTERM.
 
     Options:
       --leader ENDPOINT     the leader's control endpoint, or the endpoints of standby leaders
@@ -96,7 +99,15 @@ let followerCommand = Command(
     // Raw mode before joining, so keys typed while the follower joins are kept, not flushed.
     let terminal = interactive ? RawTerminal() : nil
     let shutdown = Shutdown(terminal: terminal)
+    // While a load runs, the first SIGINT or SIGTERM ends it (its report is printed), and a
+    // second one ends the process at once.
+    let stopping = Atomic(false)
+    let loading = Atomic(load.increments + load.notes > 0 && !interactive)
     TerminationSignals.onTermination { _ in
+      if loading.load(ordering: .relaxed) {
+        stopping.store(true, ordering: .relaxed)
+        _ = TerminationSignals.wait()
+      }
       shutdown.run()
       exit(0)
     }
@@ -128,7 +139,10 @@ let followerCommand = Command(
       return
     }
     if load.increments + load.notes > 0 {
-      let report = try blockingAsync { await load.run(on: follower) }
+      let report = try blockingAsync {
+        await load.run(on: follower) { stopping.load(ordering: .relaxed) }
+      }
+      loading.store(false, ordering: .relaxed)
       status?.record(report)
       var encoder = StateEncoder()
       do {
