@@ -106,9 +106,24 @@ public final class LeaseKeeper: Sendable {
     leadership.withLock { $0.mayAcknowledge(now: .now) }
   }
 
-  /// Asks the active leader to hand over cleanly; nothing when it does not serve.
-  public func stepDown() {
-    loop.execute { [weak self] _ in self?.step { $0.stepDown(now: .now) } }
+  /// Asks the active leader to hand over cleanly (what ``LeaderConfiguration/stepDown`` calls
+  /// for an operator's `STEP-DOWN`): returns the lease handed over (this leader's id and
+  /// fencing epoch) when the hand-over began now or was under way already, nil when this
+  /// leader does not serve.
+  ///
+  /// It never blocks, and may be called from any thread, the leader's I/O thread included: the
+  /// hand-over (``Actions/drain``, the release, ``Actions/closeSockets``) runs afterwards on
+  /// the keeper's thread.
+  @discardableResult
+  public func stepDown() -> LeaseRecord? {
+    let (lease, effects) = leadership.withLock { leadership in
+      let effects = leadership.stepDown(now: .now)
+      return (leadership.leaseHandedOver, effects)
+    }
+    if !effects.isEmpty {
+      loop.execute { [weak self] _ in self?.run(effects) }
+    }
+    return lease
   }
 
   /// A commit could not be decided (what ``LeaderConfiguration/commitUndecided`` calls): the
@@ -147,7 +162,12 @@ public final class LeaseKeeper: Sendable {
 
   /// Feeds one input to the rules and carries out their effects, with the inputs those add.
   private func step(_ input: (inout Leadership) -> [LeadershipEffect]) {
-    var pending = leadership.withLock { input(&$0) }
+    run(leadership.withLock { input(&$0) })
+  }
+
+  /// Carries `effects` out in order, with the effects of the inputs they report.
+  private func run(_ effects: [LeadershipEffect]) {
+    var pending = effects
     while !pending.isEmpty {
       let effect = pending.removeFirst()
       pending += perform(effect)
