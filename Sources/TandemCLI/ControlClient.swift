@@ -5,7 +5,7 @@ import TandemSync
 import ZeroMQ
 
 /// One-shot requests to a leader's control socket from a command-line tool: a snapshot, a
-/// dispatch, statistics, or raw frames for debugging.
+/// dispatch, statistics, a hand-over of the lease, or raw frames for debugging.
 ///
 /// Every call connects a `DEALER`, sends one request, waits at most the connection's timeout for
 /// the reply and closes the socket. Calls block the calling thread: use them from a command's
@@ -88,6 +88,31 @@ public struct ControlClient: Sendable {
     return (count, removed)
   }
 
+  /// Asks the active leader to hand its lease over to a standby leader (`STEP-DOWN`, an admin
+  /// key's request): it commits and answers the batch in flight, gives the lease up and becomes
+  /// a standby. Returns the lease handed over (the holder's leader id and fencing epoch) and the
+  /// control endpoint of the leader that answered; a standby's `REDIRECT` is followed to it.
+  ///
+  /// - Throws: a failure with status ``CommandLineKit/ExitStatus/protocolError`` when the
+  ///   leader holds no lease to hand over (`ERROR no-lease`: it runs without standby leaders,
+  ///   or does not hold the lease right now), saying which; ``CommandLineKit/ExitStatus/noPermission``
+  ///   when the key is not an admin's; ``CommandLineKit/ExitStatus/unavailable`` when no
+  ///   leader answered in time.
+  public func stepDown() throws(CommandFailure) -> (
+    holder: String, fencingEpoch: UInt64, leader: String
+  ) {
+    let (endpoint, reply) = try answer(to: ControlRequest.stepDown)
+    switch reply {
+    case .handingOver(let holder, let fencingEpoch):
+      return (holder, fencingEpoch, endpoint)
+    case .error(.noLease, let message):
+      throw CommandFailure(
+        .protocolError, "the leader at \(endpoint) has no lease to hand over: \(message)")
+    default:
+      throw refusal(reply) ?? unexpected(reply, wanted: "HANDING-OVER")
+    }
+  }
+
   /// Sends `frames` as they are to the first leader endpoint given and returns the reply's
   /// frames, without interpreting either (a `REDIRECT` is returned, not followed).
   public func raw(_ frames: [[UInt8]]) throws(CommandFailure) -> [[UInt8]] {
@@ -101,27 +126,38 @@ public struct ControlClient: Sendable {
   /// `REDIRECT` sends the request on (``TandemProtocol``'s `LeaderRequestRoute`); silence does
   /// too, except for an action, which may have been applied.
   private func request(_ request: ControlRequest) throws(CommandFailure) -> ControlReply {
-    let parts = try routed(
-      request.frames, route: LeaderRequestRoute(connection.leaders, for: request))
-    let reply: ControlReply
-    do {
-      reply = try ControlReply(frames: parts)
-    } catch {
-      throw CommandFailure(.protocolError, "the leader's reply is malformed: \(error)")
-    }
-    if case .error(let code, let message) = reply {
-      throw CommandFailure(
-        code == .unauthorized ? .noPermission : .protocolError,
-        "the leader refused the request (\(code)): \(message)")
-    }
+    let (_, reply) = try answer(to: request)
+    if let refusal = refusal(reply) { throw refusal }
     return reply
   }
 
+  /// Sends a request as ``request(_:)`` does, and returns the endpoint that answered and its
+  /// reply, an `ERROR` too.
+  private func answer(
+    to request: ControlRequest
+  ) throws(CommandFailure) -> (endpoint: String, reply: ControlReply) {
+    let (endpoint, parts) = try routed(
+      request.frames, route: LeaderRequestRoute(connection.leaders, for: request))
+    do {
+      return (endpoint, try ControlReply(frames: parts))
+    } catch {
+      throw CommandFailure(.protocolError, "the leader's reply is malformed: \(error)")
+    }
+  }
+
+  /// The failure an `ERROR` reply is; nil for any other reply.
+  private func refusal(_ reply: ControlReply) -> CommandFailure? {
+    guard case .error(let code, let message) = reply else { return nil }
+    return CommandFailure(
+      code == .unauthorized ? .noPermission : .protocolError,
+      "the leader refused the request (\(code)): \(message)")
+  }
+
   /// Sends `frames` along the route over the connection's endpoints, and returns the first
-  /// reply that is not a `REDIRECT`.
+  /// reply that is not a `REDIRECT`, with the endpoint that sent it.
   private func routed(
     _ frames: [[UInt8]], route: LeaderRequestRoute
-  ) throws(CommandFailure) -> [[UInt8]] {
+  ) throws(CommandFailure) -> (endpoint: String, parts: [[UInt8]]) {
     var route = route
     var step = route.first
     var silence: CommandFailure?
@@ -137,7 +173,7 @@ public struct ControlClient: Sendable {
           continue
         }
         guard case .redirect(let control, _, _, _)? = try? ControlReply(frames: parts) else {
-          return parts
+          return (endpoint, parts)
         }
         redirected = true
         lastSilent = false
