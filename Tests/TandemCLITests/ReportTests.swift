@@ -257,7 +257,8 @@ struct ReportTests {
   }
 }
 
-private func decodeStatistics(_ text: String) throws -> LeaderStatistics {
+/// Statistics as `tandem stats` reads them from the leader's JSON `text`.
+func decodeStatistics(_ text: String) throws -> LeaderStatistics {
   var decoder = StateDecoder()
   return try decoder.decode(LeaderStatistics.self, from: JSONParser().parse(text))
 }
