@@ -91,7 +91,9 @@ public struct CommandHelp: Sendable {
 
       Prints the leader's statistics: a table for people, or with --json one canonical JSON
       object (epoch, sequence, backlogCount, backlogOldest, counters, followers with client,
-      lag and lastSeenMillisecondsAgo, and degraded when the journal refuses commits).
+      lag and lastSeenMillisecondsAgo, degraded when the journal refuses commits, and for a
+      leader with standbys the lease: role, holder, fencingEpoch, millisecondsLeft and the
+      standbys with id, control, role and lastSeenMillisecondsAgo).
       Exits 0 when the leader answers and is not degraded: a health check; 75 while its
       journal refuses commits.
       Only connected followers are listed (heard from in the last 1.5 s; a follower pings

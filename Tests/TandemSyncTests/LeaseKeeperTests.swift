@@ -60,6 +60,34 @@ struct LeaseKeeperTests {
     await b.stop()
   }
 
+  /// Every keeper announces its process in the shared database; the active one's lease (what
+  /// `STATS` shows) lists the others as standbys, a standby's lists the others but the holder.
+  @Test(.timeLimit(.minutes(1)))
+  func theActiveLeadersLeaseListsTheOthersAsStandbys() async throws {
+    let database = try PostgresTestCluster.database()
+    let a = try keeper("a", database: database, process: Process())
+    a.start()
+    await eventually("a serves") { a.mayAcknowledge() }
+    #expect(a.lease()?.standbys == [])
+    let (b, c) = (
+      try keeper("b", database: database, process: Process()),
+      try keeper("c", database: database, process: Process())
+    )
+    b.start()
+    c.start()
+    await eventually("a lists b and c") { a.lease()?.standbys.map(\.id) == ["b", "c"] }
+    let standbys = try #require(a.lease()?.standbys)
+    #expect(standbys.map(\.control) == ["inproc://b-control", "inproc://c-control"])
+    #expect(standbys.allSatisfy { $0.role == "standby" })
+    // Listed within three lease lengths of their last announcement, by the database's clock.
+    #expect(standbys.allSatisfy { (0..<4500).contains($0.lastSeenMillisecondsAgo) })
+    await eventually("b lists c, not the holder a") { b.lease()?.standbys.map(\.id) == ["c"] }
+    #expect(b.lease()?.holder == "a")
+    await c.stop()
+    await b.stop()
+    await a.stop()
+  }
+
   @Test(.timeLimit(.minutes(1)))
   func aHandOverDrainsReleasesAndTheStandbyTakesOver() async throws {
     let database = try PostgresTestCluster.database()
@@ -72,7 +100,8 @@ struct LeaseKeeperTests {
     await eventually("b watches a's lease") {
       second.redirectedTo.withLock { $0 } == "inproc://a-control"
     }
-    a.stepDown()
+    let handedOver = a.stepDown()
+    #expect(handedOver?.holder == "a" && handedOver?.fencingEpoch == 1)
     await eventually("b serves") { b.mayAcknowledge() }
     #expect(!a.mayAcknowledge())
     #expect(first.drained.load(ordering: .relaxed) == 1)
