@@ -137,7 +137,8 @@ public struct ControlClient: Sendable {
     to request: ControlRequest
   ) throws(CommandFailure) -> (endpoint: String, reply: ControlReply) {
     let (endpoint, parts) = try routed(
-      request.frames, route: LeaderRequestRoute(connection.leaders, for: request))
+      request.frames, route: LeaderRequestRoute(connection.leaders, for: request),
+      afterSilence: Self.afterSilence(request))
     do {
       return (endpoint, try ControlReply(frames: parts))
     } catch {
@@ -153,10 +154,24 @@ public struct ControlClient: Sendable {
       "the leader refused the request (\(code)): \(message)")
   }
 
+  /// What the message of a request that a silent leader ends says may have happened all the
+  /// same, and what to do about it.
+  private static func afterSilence(_ request: ControlRequest) -> String {
+    switch request {
+    case .stepDown:
+      " The leader may have begun handing over all the same: check with `tandem stats` before "
+        + "asking again."
+    default:
+      " The leader may have applied it anyway: check with `tandem snapshot` before sending it "
+        + "again."
+    }
+  }
+
   /// Sends `frames` along the route over the connection's endpoints, and returns the first
-  /// reply that is not a `REDIRECT`, with the endpoint that sent it.
+  /// reply that is not a `REDIRECT`, with the endpoint that sent it. A silence that ends the
+  /// route adds `afterSilence` to the message.
   private func routed(
-    _ frames: [[UInt8]], route: LeaderRequestRoute
+    _ frames: [[UInt8]], route: LeaderRequestRoute, afterSilence: String
   ) throws(CommandFailure) -> (endpoint: String, parts: [[UInt8]]) {
     var route = route
     var step = route.first
@@ -187,11 +202,10 @@ public struct ControlClient: Sendable {
               + "(tandem stats on each), or give its endpoint with --leader."
           }
         if lastSilent, !route.resendsAfterSilence {
-          // The action may have reached a leader whose answer came too late; sent again, it
-          // would be another client's action and be applied a second time.
-          message +=
-            " The leader may have applied it anyway: check with `tandem snapshot` before "
-            + "sending it again."
+          // The request may have reached a leader whose answer came too late: an action sent
+          // again would be another client's and be applied a second time; a STEP-DOWN would
+          // hand over again.
+          message += afterSilence
         }
         throw CommandFailure(.unavailable, message)
       case .done:

@@ -60,6 +60,30 @@ struct StepDownTests {
     await leader.stop()
   }
 
+  /// A silent leader may have begun handing over: sent on to the next endpoint, the request
+  /// could reach the leader that took over, and hand the lease over a second time.
+  @Test func aSilentEndpointEndsTheStepDownAndSaysAHandOverMayHaveBegun() async throws {
+    let calls = Atomic<Int>(0)
+    let leader = try await makeShelfLeader {
+      $0.stepDown = {
+        calls.add(1, ordering: .relaxed)
+        return Self.record("b", epoch: 4)
+      }
+    }
+    let client = ControlClient(
+      LeaderConnection(
+        leaders: ["tcp://127.0.0.1:1", leader.controlEndpoint], timeout: .seconds(1)))
+    await #expect {
+      try await offThePool { try client.stepDown() }
+    } throws: { error in
+      (error as? CommandFailure)?.status == .unavailable
+        && "\(error)".contains("may have begun handing over all the same")
+        && !"\(error)".contains("applied")
+    }
+    #expect(calls.load(ordering: .relaxed) == 0)
+    await leader.stop()
+  }
+
   @Test func aStandbysRedirectLeadsTheStepDownToTheActiveLeader() async throws {
     let leader = try await makeShelfLeader { $0.stepDown = { Self.record("a", epoch: 3) } }
     let standby = try await StandbyLeaderTests.standby(naming: leader)
