@@ -124,7 +124,8 @@ public struct ControlClient: Sendable {
 
   /// Sends a request and decodes the reply; an `ERROR` reply becomes a failure. A standby's
   /// `REDIRECT` sends the request on (``TandemProtocol``'s `LeaderRequestRoute`); silence does
-  /// too, except for an action, which may have been applied.
+  /// too, except for an action, which may have been applied, and a `STEP-DOWN`, which may have
+  /// begun a hand-over.
   private func request(_ request: ControlRequest) throws(CommandFailure) -> ControlReply {
     let (_, reply) = try answer(to: request)
     if let refusal = refusal(reply) { throw refusal }

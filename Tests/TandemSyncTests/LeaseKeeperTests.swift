@@ -17,6 +17,8 @@ struct LeaseKeeperTests {
     let closed = Atomic<Int>(0)
     let drained = Atomic<Int>(0)
     let redirectedTo = Mutex<String?>(nil)
+    /// The lines it logged as errors.
+    let errors = Mutex<[String]>([])
 
     func actions() -> LeaseKeeper.Actions {
       LeaseKeeper.Actions(
@@ -24,7 +26,12 @@ struct LeaseKeeperTests {
         stopAcknowledging: { _ in }, drain: { self.drained.add(1, ordering: .relaxed) },
         closeSockets: { self.closed.add(1, ordering: .relaxed) },
         redirect: { lease in self.redirectedTo.withLock { $0 = lease?.control } },
-        log: { _, _ in })
+        log: { error, line in if error { self.errors.withLock { $0.append(line) } } })
+    }
+
+    /// How many times it logged that an announcement failed.
+    var announcementFailures: Int {
+      errors.withLock { $0.filter { $0.hasPrefix("could not announce this leader") }.count }
     }
   }
 
@@ -84,6 +91,59 @@ struct LeaseKeeperTests {
     await eventually("b lists c, not the holder a") { b.lease()?.standbys.map(\.id) == ["c"] }
     #expect(b.lease()?.holder == "a")
     await c.stop()
+    await b.stop()
+    await a.stop()
+  }
+
+  /// An announcement the database refuses (a trigger refuses a's, counting each attempt in a
+  /// sequence, which a rollback does not undo) is logged once however often it is retried,
+  /// leaves the lease alone, and is logged again only after one went through.
+  @Test(.timeLimit(.minutes(1)))
+  func aFailingAnnouncementIsLoggedOnceUntilOneGoesThrough() async throws {
+    let database = try PostgresTestCluster.database()
+    let process = Process()
+    let a = try keeper("a", database: database, process: process)
+    a.start()
+    await eventually("a serves") { a.mayAcknowledge() }
+    let tamper = try PostgresConnection(database)
+    try tamper.run(
+      script: """
+        CREATE SEQUENCE refusals;
+        CREATE FUNCTION refuse_a() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF NEW.id = 'a' THEN
+            PERFORM nextval('refusals');
+            RAISE EXCEPTION 'announcements of a refused for the test';
+          END IF;
+          RETURN NEW;
+        END $$;
+        """)
+    func refuse(_ on: Bool) throws {
+      try tamper.run(
+        script: on
+          ? "CREATE TRIGGER refuse_a BEFORE INSERT OR UPDATE ON tandem_leaders "
+            + "FOR EACH ROW EXECUTE FUNCTION refuse_a()"
+          : "DROP TRIGGER refuse_a ON tandem_leaders")
+    }
+    func refusals() throws -> Int64 {
+      try tamper.exec("SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM refusals")
+        .int64(0, 0) ?? 0
+    }
+    try refuse(true)
+    // A third attempt means the first two ended: the keeper tries one at a time.
+    await eventually("a's announcement was refused three times") {
+      ((try? refusals()) ?? 0) >= 3
+    }
+    #expect(process.announcementFailures == 1)
+    #expect(a.mayAcknowledge())
+    let b = try keeper("b", database: database, process: Process())
+    b.start()
+    try refuse(false)
+    await eventually("a announces and lists b again") { a.lease()?.standbys.map(\.id) == ["b"] }
+    #expect(process.announcementFailures == 1)
+    try refuse(true)
+    await eventually("a logs the refusal again") { process.announcementFailures == 2 }
+    #expect(a.mayAcknowledge())
     await b.stop()
     await a.stop()
   }

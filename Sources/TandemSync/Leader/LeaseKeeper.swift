@@ -212,7 +212,7 @@ public final class LeaseKeeper: Sendable {
         actions.log(
           true,
           "could not announce this leader to the others sharing the journal (tandem stats "
-            + "lists the standbys from there); trying again at the next read: \(error)")
+            + "lists the standbys from there); trying again at the next read or renewal: \(error)")
       }
     }
   }
