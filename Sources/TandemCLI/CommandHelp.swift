@@ -91,7 +91,9 @@ public struct CommandHelp: Sendable {
 
       Prints the leader's statistics: a table for people, or with --json one canonical JSON
       object (epoch, sequence, backlogCount, backlogOldest, counters, followers with client,
-      lag and lastSeenMillisecondsAgo, and degraded when the journal refuses commits).
+      lag and lastSeenMillisecondsAgo, degraded when the journal refuses commits, and for a
+      leader with standbys the lease: role, holder, fencingEpoch, millisecondsLeft and the
+      standbys with id, control, role and lastSeenMillisecondsAgo).
       Exits 0 when the leader answers and is not degraded: a health check; 75 while its
       journal refuses commits.
       Only connected followers are listed (heard from in the last 1.5 s; a follower pings
@@ -108,6 +110,43 @@ public struct CommandHelp: Sendable {
                             sequences
 
       \(ExitCodes.help)
+      """)
+
+  /// `tandem failover`.
+  public static let failover = CommandHelp(
+    summary: "Have the active leader hand its lease over to a standby leader, and wait for it.",
+    usage: """
+      --leader ENDPOINT[,ENDPOINT...] [--timeout-ms N]
+
+      Asks the active leader of standby leaders (leaders sharing a PostgreSQL journal) to
+      step down (STEP-DOWN): it commits and answers the batch in flight, gives the lease up
+      and becomes a standby, so that a standby takes the lease over at once. Prints which
+      leader hands over (its leader id and fencing epoch), then asks the leaders given for
+      their statistics until another one serves, and prints e.g.
+        handed over from a:41:x (fencing epoch 3) to b:52:y (fencing epoch 4) in 412 ms
+      Give every leader's endpoint: the request and the questions go to the first, and a
+      standby's REDIRECT leads to the lease holder. Nothing acknowledged is lost and no
+      action is applied twice: followers send what is unanswered to the next leader.
+      Needs an admin key when the leaders have CURVE keys.
+
+      Options:
+      \(LeaderConnection.help)
+        --timeout-ms N      how long to wait for another leader to serve, in milliseconds
+                            (default 10000); each leader asked is waited for at most 1 s
+                            (or --timeout, if shorter)
+
+      Exit status:
+        0   handed over: another leader serves
+        1   an unexpected failure (the message says which)
+        64  the command was called wrongly (see the usage above)
+        69  no leader answered, or no other leader took over within --timeout-ms (nothing
+            was lost: the old leader stopped acknowledging only after committing and
+            answering its batch)
+        74  the output could not be written (e.g. a full disk)
+        76  the leader has no lease to hand over (it runs without standby leaders, or does
+            not hold the lease right now), or spoke an unexpected protocol
+        77  the leader refused the CURVE keys (--key, --leader-key), or the key is not an
+            admin's
       """)
 
   /// `tandem raw`.

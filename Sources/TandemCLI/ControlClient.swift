@@ -5,7 +5,7 @@ import TandemSync
 import ZeroMQ
 
 /// One-shot requests to a leader's control socket from a command-line tool: a snapshot, a
-/// dispatch, statistics, or raw frames for debugging.
+/// dispatch, statistics, a hand-over of the lease, or raw frames for debugging.
 ///
 /// Every call connects a `DEALER`, sends one request, waits at most the connection's timeout for
 /// the reply and closes the socket. Calls block the calling thread: use them from a command's
@@ -88,6 +88,31 @@ public struct ControlClient: Sendable {
     return (count, removed)
   }
 
+  /// Asks the active leader to hand its lease over to a standby leader (`STEP-DOWN`, an admin
+  /// key's request): it commits and answers the batch in flight, gives the lease up and becomes
+  /// a standby. Returns the lease handed over (the holder's leader id and fencing epoch) and the
+  /// control endpoint of the leader that answered; a standby's `REDIRECT` is followed to it.
+  ///
+  /// - Throws: a failure with status ``CommandLineKit/ExitStatus/protocolError`` when the
+  ///   leader holds no lease to hand over (`ERROR no-lease`: it runs without standby leaders,
+  ///   or does not hold the lease right now), saying which; ``CommandLineKit/ExitStatus/noPermission``
+  ///   when the key is not an admin's; ``CommandLineKit/ExitStatus/unavailable`` when no
+  ///   leader answered in time.
+  public func stepDown() throws(CommandFailure) -> (
+    holder: String, fencingEpoch: UInt64, leader: String
+  ) {
+    let (endpoint, reply) = try answer(to: ControlRequest.stepDown)
+    switch reply {
+    case .handingOver(let holder, let fencingEpoch):
+      return (holder, fencingEpoch, endpoint)
+    case .error(.noLease, let message):
+      throw CommandFailure(
+        .protocolError, "the leader at \(endpoint) has no lease to hand over: \(message)")
+    default:
+      throw refusal(reply) ?? unexpected(reply, wanted: "HANDING-OVER")
+    }
+  }
+
   /// Sends `frames` as they are to the first leader endpoint given and returns the reply's
   /// frames, without interpreting either (a `REDIRECT` is returned, not followed).
   public func raw(_ frames: [[UInt8]]) throws(CommandFailure) -> [[UInt8]] {
@@ -99,29 +124,56 @@ public struct ControlClient: Sendable {
 
   /// Sends a request and decodes the reply; an `ERROR` reply becomes a failure. A standby's
   /// `REDIRECT` sends the request on (``TandemProtocol``'s `LeaderRequestRoute`); silence does
-  /// too, except for an action, which may have been applied.
+  /// too, except for an action, which may have been applied, and a `STEP-DOWN`, which may have
+  /// begun a hand-over.
   private func request(_ request: ControlRequest) throws(CommandFailure) -> ControlReply {
-    let parts = try routed(
-      request.frames, route: LeaderRequestRoute(connection.leaders, for: request))
-    let reply: ControlReply
-    do {
-      reply = try ControlReply(frames: parts)
-    } catch {
-      throw CommandFailure(.protocolError, "the leader's reply is malformed: \(error)")
-    }
-    if case .error(let code, let message) = reply {
-      throw CommandFailure(
-        code == .unauthorized ? .noPermission : .protocolError,
-        "the leader refused the request (\(code)): \(message)")
-    }
+    let (_, reply) = try answer(to: request)
+    if let refusal = refusal(reply) { throw refusal }
     return reply
   }
 
+  /// Sends a request as ``request(_:)`` does, and returns the endpoint that answered and its
+  /// reply, an `ERROR` too.
+  private func answer(
+    to request: ControlRequest
+  ) throws(CommandFailure) -> (endpoint: String, reply: ControlReply) {
+    let (endpoint, parts) = try routed(
+      request.frames, route: LeaderRequestRoute(connection.leaders, for: request),
+      afterSilence: Self.afterSilence(request))
+    do {
+      return (endpoint, try ControlReply(frames: parts))
+    } catch {
+      throw CommandFailure(.protocolError, "the leader's reply is malformed: \(error)")
+    }
+  }
+
+  /// The failure an `ERROR` reply is; nil for any other reply.
+  private func refusal(_ reply: ControlReply) -> CommandFailure? {
+    guard case .error(let code, let message) = reply else { return nil }
+    return CommandFailure(
+      code == .unauthorized ? .noPermission : .protocolError,
+      "the leader refused the request (\(code)): \(message)")
+  }
+
+  /// What the message of a request that a silent leader ends says may have happened all the
+  /// same, and what to do about it.
+  private static func afterSilence(_ request: ControlRequest) -> String {
+    switch request {
+    case .stepDown:
+      " The leader may have begun handing over all the same: check with `tandem stats` before "
+        + "asking again."
+    default:
+      " The leader may have applied it anyway: check with `tandem snapshot` before sending it "
+        + "again."
+    }
+  }
+
   /// Sends `frames` along the route over the connection's endpoints, and returns the first
-  /// reply that is not a `REDIRECT`.
+  /// reply that is not a `REDIRECT`, with the endpoint that sent it. A silence that ends the
+  /// route adds `afterSilence` to the message.
   private func routed(
-    _ frames: [[UInt8]], route: LeaderRequestRoute
-  ) throws(CommandFailure) -> [[UInt8]] {
+    _ frames: [[UInt8]], route: LeaderRequestRoute, afterSilence: String
+  ) throws(CommandFailure) -> (endpoint: String, parts: [[UInt8]]) {
     var route = route
     var step = route.first
     var silence: CommandFailure?
@@ -137,7 +189,7 @@ public struct ControlClient: Sendable {
           continue
         }
         guard case .redirect(let control, _, _, _)? = try? ControlReply(frames: parts) else {
-          return parts
+          return (endpoint, parts)
         }
         redirected = true
         lastSilent = false
@@ -151,11 +203,10 @@ public struct ControlClient: Sendable {
               + "(tandem stats on each), or give its endpoint with --leader."
           }
         if lastSilent, !route.resendsAfterSilence {
-          // The action may have reached a leader whose answer came too late; sent again, it
-          // would be another client's action and be applied a second time.
-          message +=
-            " The leader may have applied it anyway: check with `tandem snapshot` before "
-            + "sending it again."
+          // The request may have reached a leader whose answer came too late: an action sent
+          // again would be another client's and be applied a second time; a STEP-DOWN would
+          // hand over again.
+          message += afterSilence
         }
         throw CommandFailure(.unavailable, message)
       case .done:

@@ -32,8 +32,9 @@ public struct LeaderConnection: Sendable, Equatable {
                           the leader's control endpoint, e.g. tcp://127.0.0.1:5600; for a
                           leader with standbys, every leader's, separated by commas: a
                           standby's REDIRECT is followed to the active leader, and an
-                          endpoint that does not answer (except to an action) moves on to
-                          the next (default: the TANDEM_LEADER environment variable)
+                          endpoint that does not answer (except to an action or a
+                          STEP-DOWN) moves on to the next (default: the TANDEM_LEADER
+                          environment variable)
       --timeout SECONDS   how long to wait for the leader (default 5)
     """ + "\n" + KeyOptions.help
 

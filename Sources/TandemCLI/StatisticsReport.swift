@@ -41,12 +41,7 @@ public enum StatisticsReport {
         : "backlog   \(statistics.backlogCount) deltas, from sequence \(statistics.backlogOldest)",
     ]
     if let degraded = statistics.degraded { lines.append("degraded  \(degraded)") }
-    if let lease = statistics.lease {
-      lines.append(
-        "lease     \(lease.role); holder \(lease.holder) at \(lease.control), fencing epoch "
-          + "\(lease.fencingEpoch)"
-          + (lease.millisecondsLeft > 0 ? ", \(lease.millisecondsLeft) ms left" : ""))
-    }
+    if let lease = statistics.lease { lines += leaseLines(lease) }
     if let security = statistics.security {
       lines.append(
         security.mode == "plain"
@@ -84,6 +79,26 @@ public enum StatisticsReport {
       lines += clientLines(clients, count: statistics.clientCount ?? clients.count)
     }
     return lines.joined(separator: "\n")
+  }
+
+  /// The lease (role, holder, fencing epoch, time left), then the standbys, one a line.
+  private static func leaseLines(_ lease: LeaderStatistics.Lease) -> [String] {
+    var lines = [
+      "lease     \(lease.role); holder \(lease.holder) at \(lease.control), fencing epoch "
+        + "\(lease.fencingEpoch)"
+        + (lease.millisecondsLeft > 0 ? ", \(lease.millisecondsLeft) ms left" : "")
+    ]
+    guard !lease.standbys.isEmpty else {
+      lines.append("standbys  none seen lately")
+      return lines
+    }
+    lines.append("standbys (\(lease.standbys.count))")
+    for standby in lease.standbys {
+      lines.append(
+        "  \(standby.id) at \(standby.control), \(standby.role), seen "
+          + "\(standby.lastSeenMillisecondsAgo) ms ago")
+    }
+    return lines
   }
 
   /// The ledger's clients as a table, under a line saying how many the ledger holds.

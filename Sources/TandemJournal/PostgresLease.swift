@@ -1,7 +1,9 @@
 import TandemProtocol
 
 /// The leadership lease of a shared journal, kept in its PostgreSQL database: one row of the
-/// table `tandem_lease`, with the holder, its endpoints, the fencing epoch and the expiry.
+/// table `tandem_lease`, with the holder, its endpoints, the fencing epoch and the expiry; and
+/// the leader processes sharing the journal, one row each in `tandem_leaders`, with the time
+/// each last announced itself.
 ///
 /// Every call is one statement, so one transaction, and every expiry is computed with the
 /// database's `clock_timestamp()`: the leaders' clocks are never compared. Each acquisition
@@ -26,7 +28,8 @@ public final class PostgresLease: LeaseStore {
   private let listener: PostgresConnectionSlot
 
   /// Connects to the database at `connection` (a libpq URL or `key=value` string), creates
-  /// the lease's table when it is missing, and starts listening for changes.
+  /// the lease's and the leaders' tables when they are missing, and starts listening for
+  /// changes of the lease.
   public init(connection: String) throws(JournalError) {
     let string: PostgresConnectionString
     do { string = try PostgresConnectionString(connection) } catch {
@@ -49,8 +52,8 @@ public final class PostgresLease: LeaseStore {
     }
   }
 
-  /// Creates the lease's table and trigger on `connection` unless they exist, serialized with
-  /// other sessions doing the same by an advisory lock.
+  /// Creates the lease's table and trigger, and the leaders' table, on `connection` unless
+  /// they exist, serialized with other sessions doing the same by an advisory lock.
   package static func createSchema(on connection: PostgresConnection) throws(PostgresError) {
     try connection.transaction(wrap: { $0 }) { () throws(PostgresError) in
       try connection.exec(
@@ -110,6 +113,27 @@ public final class PostgresLease: LeaseStore {
       }
     } catch {
       throw .postgres(location: location, error)
+    }
+  }
+
+  public func announce(
+    id: String, control: String, updates: String, role: String, forgettingAfter: Duration
+  ) throws(JournalError) {
+    let micros = PostgresLeaseSchema.microseconds(forgettingAfter)
+    try command { connection throws(PostgresError) in
+      _ = try connection.exec(
+        PostgresLeaseSchema.announce,
+        [.text(id), .text(control), .text(updates), .text(role), .int8(micros)])
+    }
+  }
+
+  public func leaders(
+    except id: String, seenWithin: Duration
+  ) throws(JournalError) -> [LeaderPresence] {
+    let micros = PostgresLeaseSchema.microseconds(seenWithin)
+    return try command { connection throws(PostgresError) in
+      PostgresLeaseSchema.presences(
+        try connection.exec(PostgresLeaseSchema.leaders, [.text(id), .int8(micros)]))
     }
   }
 

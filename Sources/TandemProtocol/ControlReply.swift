@@ -12,6 +12,7 @@
 /// | `STATS` | statistics (JSON) |
 /// | `ERROR` | code, message |
 /// | `REDIRECT` | control endpoint, updates endpoint, fencing epoch, holder |
+/// | `HANDING-OVER` | holder, fencing epoch |
 public enum ControlReply: Sendable, Equatable {
   case welcome(
     Epoch, sequence: UInt64, lastNumber: UInt64, forgottenThrough: UInt64,
@@ -32,6 +33,11 @@ public enum ControlReply: Sendable, Equatable {
   /// (its leader id and fencing epoch) serves at `control` and `updates`. An empty `control`
   /// says no leader is known to serve right now: try again, or another endpoint.
   case redirect(control: String, updates: String, fencingEpoch: UInt64, holder: String)
+  /// The answer to `STEP-DOWN`: the hand-over of the lease this leader holds (its leader id
+  /// and fencing epoch) began. The leader commits and answers the batch in flight, gives the
+  /// lease up and becomes a standby; another leader takes the lease with a higher fencing
+  /// epoch.
+  case handingOver(holder: String, fencingEpoch: UInt64)
 
   /// The message as ZeroMQ frames.
   public var frames: [Frame] {
@@ -116,6 +122,10 @@ public enum ControlReply: Sendable, Equatable {
       frames.append(Frame(utf8: updates))
       frames.append(Frame(bigEndian: fencingEpoch))
       frames.append(Frame(utf8: holder))
+    case .handingOver(let holder, let fencingEpoch):
+      frames.append(Frame(utf8: "HANDING-OVER"))
+      frames.append(Frame(utf8: holder))
+      frames.append(Frame(bigEndian: fencingEpoch))
     }
   }
 
@@ -166,6 +176,10 @@ public enum ControlReply: Sendable, Equatable {
         updates: try reader.text("updates endpoint", limit: 1024),
         fencingEpoch: try reader.integer("fencing epoch"),
         holder: try reader.text("holder", limit: 1024))
+    case "HANDING-OVER":
+      self = .handingOver(
+        holder: try reader.text("holder", limit: 1024),
+        fencingEpoch: try reader.integer("fencing epoch"))
     case "ERROR":
       self = .error(
         code: ErrorCode(rawValue: try reader.text("code", limit: 64)),

@@ -10,6 +10,7 @@
 /// | `PING` | client id, replica sequence | `PONG` |
 /// | `STATS` | (none) | `STATS` |
 /// | `RELOAD-KEYS` | (none) | `KEYS` (an admin key's request) |
+/// | `STEP-DOWN` | (none) | `HANDING-OVER`, or `ERROR` `no-lease` (an admin key's request) |
 public enum ControlRequest: Sendable, Equatable {
   /// `generation` is the one the process's last `WELCOME` handed it, 0 before its first;
   /// `schema` the canonical JSON of the follower's ``ApplicationSchema`` (an empty frame, or
@@ -27,6 +28,9 @@ public enum ControlRequest: Sendable, Equatable {
   case stats
   /// Reads the leader's key store again, as `SIGHUP` does.
   case reloadKeys
+  /// Asks the active leader of standby leaders to hand the lease over cleanly: commit and
+  /// answer the batch in flight, give the lease up, and become a standby.
+  case stepDown
 
   /// The protocol version this code speaks, sent in `HELLO`.
   public static let version = "TSP/6"
@@ -53,6 +57,8 @@ public enum ControlRequest: Sendable, Equatable {
       [Frame(utf8: "STATS")]
     case .reloadKeys:
       [Frame(utf8: "RELOAD-KEYS")]
+    case .stepDown:
+      [Frame(utf8: "STEP-DOWN")]
     }
   }
 
@@ -97,6 +103,8 @@ public enum ControlRequest: Sendable, Equatable {
       self = .stats
     case "RELOAD-KEYS":
       self = .reloadKeys
+    case "STEP-DOWN":
+      self = .stepDown
     default:
       throw ProtocolViolation("unknown control command '\(reader.command)'", code: .unknownCommand)
     }

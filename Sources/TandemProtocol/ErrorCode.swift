@@ -2,7 +2,7 @@
 ///
 /// A value type over the code's wire text, so that a follower can tell the codes this version
 /// knows apart (``version``, ``fingerprint``, ``schema``, ``malformed``, ``unknownCommand``,
-/// ``superseded``, ``unauthorized``) and still carry one a newer leader sends.
+/// ``superseded``, ``unauthorized``, ``noLease``) and still carry one a newer leader sends.
 ///
 /// ```swift
 /// if case .error(.superseded, let message) = reply { print("taken over: \(message)") }
@@ -33,6 +33,9 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
   /// more, its role does not allow it (`STATS` needs `admin`), or the client id belongs to
   /// another key.
   public static let unauthorized = ErrorCode(rawValue: "unauthorized")
+  /// The leader holds no lease it could hand over (answers `STEP-DOWN`): it runs without
+  /// standby leaders, or does not hold the lease right now.
+  public static let noLease = ErrorCode(rawValue: "no-lease")
 
   /// Whether a follower refused with this code must stop rather than try again: the leader
   /// will refuse it again whatever it resends.

@@ -6,7 +6,9 @@
 /// not given), or, when it names none (or its own endpoint: a former process at its address,
 /// gone), to the next endpoint given. A silent endpoint moves the
 /// request to the next one given only when ``resendsAfterSilence`` (a request with no effect;
-/// an action sent there may have been applied, and is not sent elsewhere). Every endpoint given
+/// an action sent there may have been applied, and is not sent elsewhere; a `STEP-DOWN` may
+/// have begun a hand-over there, and sent on it could reach the new holder and hand the lease
+/// over a second time). Every endpoint given
 /// is tried at most once, and at most ``LeaderEndpoints/maximumRedirects`` redirects are
 /// followed, so that two standbys naming each other end the request.
 package struct LeaderRequestRoute: Sendable, Equatable {
@@ -52,11 +54,11 @@ package struct LeaderRequestRoute: Sendable, Equatable {
   }
 
   /// A route over `configured` for `request`: silence sends it on unless it forwards an
-  /// action.
+  /// action or asks for a hand-over.
   package init(_ configured: [String], for request: ControlRequest) {
     let resends =
       switch request {
-      case .dispatch, .dispatchQuietly: false
+      case .dispatch, .dispatchQuietly, .stepDown: false
       default: true
       }
     self.init(configured, resendsAfterSilence: resends)

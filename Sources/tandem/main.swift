@@ -10,8 +10,8 @@ let tandem = CommandGroup(
   name: "tandem",
   summary: "Tandem: one application state shared by many processes.",
   commands: [
-    watchCommand, snapshotCommand, dispatchCommand, statsCommand, rawCommand, journalCommand,
-    schemaCommand, keygenCommand, keysCommand, benchCommand, simulateCommand,
+    watchCommand, snapshotCommand, dispatchCommand, statsCommand, failoverCommand, rawCommand,
+    journalCommand, schemaCommand, keygenCommand, keysCommand, benchCommand, simulateCommand,
   ]
 )
 

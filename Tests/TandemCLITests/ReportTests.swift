@@ -158,9 +158,34 @@ struct ReportTests {
         sequence  3
         backlog   empty
         lease     active; holder a:41:x at tcp://a:5600, fencing epoch 7, 1180 ms left
+        standbys  none seen lately
         counters
         followers none
         """)
+    #expect(leased.lease?.standbys == [])
+  }
+
+  @Test func theStandbysAreListedUnderTheLease() throws {
+    let leased = try decodeStatistics(
+      #"{"epoch":"0000000000000abc","sequence":3,"backlogCount":0,"backlogOldest":0,"#
+        + #""counters":{},"followers":[],"lease":{"role":"active","holder":"a:41:x","#
+        + #""control":"tcp://a:5600","fencingEpoch":7,"millisecondsLeft":1180,"standbys":["#
+        + #"{"id":"b:52:y","control":"tcp://b:5600","role":"standby","#
+        + #""lastSeenMillisecondsAgo":120},{"id":"c:63:z","control":"tcp://c:5600","#
+        + #""role":"acquiring","lastSeenMillisecondsAgo":40}]}}"#)
+    #expect(
+      StatisticsReport.text(leased, leader: "tcp://a:5600").contains(
+        """
+        lease     active; holder a:41:x at tcp://a:5600, fencing epoch 7, 1180 ms left
+        standbys (2)
+          b:52:y at tcp://b:5600, standby, seen 120 ms ago
+          c:63:z at tcp://c:5600, acquiring, seen 40 ms ago
+        counters
+        """))
+    // The JSON carries them, and reads back as it was.
+    let json = StatisticsReport.json(leased)
+    #expect(json.contains(#""standbys":[{"control":"tcp://b:5600","id":"b:52:y","#))
+    #expect(try decodeStatistics(json) == leased)
   }
 
   @Test func statisticsReadAsATable() {
@@ -257,7 +282,8 @@ struct ReportTests {
   }
 }
 
-private func decodeStatistics(_ text: String) throws -> LeaderStatistics {
+/// Statistics as `tandem stats` reads them from the leader's JSON `text`.
+func decodeStatistics(_ text: String) throws -> LeaderStatistics {
   var decoder = StateDecoder()
   return try decoder.decode(LeaderStatistics.self, from: JSONParser().parse(text))
 }

@@ -74,6 +74,10 @@ struct LeaderAuthorizationTests {
       outcome: .reject(.unauthorized)),
     Row(name: "admin STATS", caller: admin, request: .stats, outcome: .allowed),
     Row(name: "admin RELOAD-KEYS", caller: admin, request: .reloadKeys, outcome: .allowed),
+    Row(name: "open STEP-DOWN", caller: .open, request: .stepDown, outcome: .allowed),
+    Row(
+      name: "write STEP-DOWN", caller: writer, request: .stepDown, outcome: .error(.unauthorized)),
+    Row(name: "admin STEP-DOWN", caller: admin, request: .stepDown, outcome: .allowed),
     Row(name: "admin DISPATCH", caller: admin, request: dispatch(), outcome: .allowed),
     Row(name: "revoked HELLO", caller: revoked, request: hello, outcome: .error(.unauthorized)),
     Row(

@@ -66,6 +66,21 @@ struct LeaderRequestRouteTests {
     #expect(steps == row.steps)
   }
 
+  /// Only requests that change nothing go on after silence: an action may have been applied,
+  /// and a `STEP-DOWN` may have begun a hand-over, whose next holder must not get it too.
+  @Test func silenceSendsOnOnlyTheRequestsWithoutEffect() {
+    let action = ForwardedAction(client: "c", number: 1, tag: "t", payload: Frame(utf8: "{}"))
+    let rows: [(ControlRequest, Bool)] = [
+      (.snapshot, true), (.stats, true), (.ping(client: "c", sequence: 0), true),
+      (.dispatch(action), false), (.dispatchQuietly(action), false), (.stepDown, false),
+    ]
+    for (request, resends) in rows {
+      #expect(
+        LeaderRequestRoute(["a", "b"], for: request).resendsAfterSilence == resends,
+        "\(request.command)")
+    }
+  }
+
   @Test func theReasonSaysWhatEachEndpointDid() {
     var route = LeaderRequestRoute(["a", "b"], resendsAfterSilence: true)
     _ = route.next(after: .redirected(control: ""))

@@ -265,6 +265,25 @@ struct LeadershipTests {
     _ = leader.start(now: t0)
     #expect(leader.stepDown(now: t0) == [])
     #expect(leader.drained(now: t0) == [])
+    #expect(leader.leaseHandedOver == nil)
+  }
+
+  /// What a `STEP-DOWN` is answered with: the leader's own lease while it serves and while it
+  /// hands over (a second request begins nothing more), none once it left the lease.
+  @Test func theLeaseHandedOverIsTheLeadersOwnUntilItDemotes() {
+    var leader = Leadership(configuration: configuration)
+    _ = leader.start(now: t0)
+    _ = leader.leaseRead(record("other", remaining: .milliseconds(1000)), now: t0)
+    #expect(leader.leaseHandedOver == nil)  // standby, with another's lease read
+    leader = active()
+    #expect(leader.leaseHandedOver == record())
+    _ = leader.stepDown(now: ms(200))
+    #expect(leader.leaseHandedOver == record())
+    #expect(leader.stepDown(now: ms(210)) == [])
+    _ = leader.drained(now: ms(260))
+    #expect(leader.leaseHandedOver == nil)
+    _ = leader.demoted(now: ms(270))
+    #expect(leader.leaseHandedOver == nil)
   }
 
   @Test func aStandbyRedirectsToTheHolderWhileItsLeaseRuns() {

@@ -191,6 +191,35 @@ struct SecurityTests {
     await leader.stop()
   }
 
+  @Test("only an admin key may ask the leader to hand its lease over")
+  func stepDownNeedsAnAdminKey() async throws {
+    let keys = try KeyFixture()
+    try keys.key("ops", role: .admin)
+    try keys.key("writer", role: .write)
+    let calls = Atomic<Int>(0)
+    let leader = try await keyedLeader(keys) {
+      $0.stepDown = {
+        calls.add(1, ordering: .relaxed)
+        return LeaseRecord(
+          holder: "a", control: "", updates: "", fencingEpoch: 2, remaining: .seconds(6))
+      }
+    }
+    func ask(as name: String) async throws -> ControlReply {
+      let control = LeaderControl(leader: leader.controlEndpoint, security: keys.follower(name))
+      let frames = try await offThePool { try control.exchange(ControlRequest.stepDown.frames) }
+      return try ControlReply(frames: frames)
+    }
+    guard case .error(.unauthorized, let message) = try await ask(as: "writer") else {
+      Issue.record("a write key's STEP-DOWN was not refused")
+      return
+    }
+    #expect(message == "key writer has the write role: STEP-DOWN needs admin")
+    #expect(calls.load(ordering: .relaxed) == 0)
+    #expect(try await ask(as: "ops") == .handingOver(holder: "a", fencingEpoch: 2))
+    #expect(calls.load(ordering: .relaxed) == 1)
+    await leader.stop()
+  }
+
   @Test("the journal records the key name of each action")
   func journalRecordsKeys() async throws {
     let keys = try KeyFixture()

@@ -178,7 +178,7 @@ struct WireFormatTests {
       .dispatch(ForwardedAction(client: "c1", number: 3, tag: "t", payload: Array("{}".utf8))),
       .dispatchQuietly(
         ForwardedAction(client: "c1", number: 4, tag: "t", payload: Array("[]".utf8))),
-      .ping(client: "c1", sequence: 77), .stats,
+      .ping(client: "c1", sequence: 77), .stats, .reloadKeys, .stepDown,
     ]
     for request in requests {
       #expect(try ControlRequest(frames: request.frames) == request)
@@ -204,6 +204,8 @@ struct WireFormatTests {
       .error(code: .version, message: "speak TSP/3"),
       .redirect(control: "tcp://b:1", updates: "tcp://b:2", fencingEpoch: 3, holder: "b:9"),
       .redirect(control: "", updates: "", fencingEpoch: 0, holder: ""),
+      .keys(count: 2, removed: ["old", "lost"]), .handingOver(holder: "a:41:x", fencingEpoch: 7),
+      .error(code: .noLease, message: "this leader holds no lease"),
     ]
     for reply in replies {
       #expect(try ControlReply(frames: reply.frames) == reply)

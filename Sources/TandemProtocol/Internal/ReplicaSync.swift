@@ -234,7 +234,7 @@ package struct ReplicaSync {
       return [.reconnect(reason: "the leader refused: \(code): \(message)")]
     case .pong(let pongEpoch, let leaderSequence):
       return pong(pongEpoch, sequence: leaderSequence)
-    case .ack, .reject, .stats, .keys, .redirect:
+    case .ack, .reject, .stats, .keys, .redirect, .handingOver:
       return []
     }
   }

@@ -21,6 +21,10 @@ package enum LeaderEffect: Sendable, Equatable {
   case sendStatistics(to: Frame)
   /// Read the key store again and answer `KEYS` on the connection (an admin's `RELOAD-KEYS`).
   case reloadKeys(for: Frame)
+  /// Ask the leadership rules (a standby leader's lease keeper) to hand the lease over, and
+  /// report their answer with ``LeaderProtocol/stepDownAnswered(_:for:into:)`` (an admin's
+  /// `STEP-DOWN`).
+  case stepDown(for: Frame)
   /// Write a line to the log; a `rateLimited` one only within the log's rate (a peer controls
   /// how often it happens).
   case log(LeaderLogLevel, String, rateLimited: Bool)

@@ -4,7 +4,7 @@ extension LeaderProtocol {
   /// - without keys (``Caller/open``) everything is allowed;
   /// - a key no longer in the key store may make no request at all;
   /// - `HELLO`, `SNAPSHOT`, `CATCHUP` and `PING` need `read`; dispatches need `write` (checked
-  ///   per tag); `STATS` and `RELOAD-KEYS` need `admin`.
+  ///   per tag); `STATS`, `RELOAD-KEYS` and `STEP-DOWN` need `admin`.
   ///
   /// `RELOAD-KEYS` needs an admin key, so a leader without keys refuses it.
   package static func refusal(of request: ControlRequest, by caller: Caller) -> String? {
@@ -14,7 +14,7 @@ extension LeaderProtocol {
     }
     guard let grant else { return revoked(name) }
     switch request {
-    case .stats, .reloadKeys:
+    case .stats, .reloadKeys, .stepDown:
       return grant.mayReadStatistics
         ? nil : "key \(name) has the \(grant.role.rawValue) role: \(request.command) needs admin"
     case .hello, .snapshot, .catchUp, .ping, .dispatch, .dispatchQuietly:

@@ -5,7 +5,8 @@
 /// applying a forwarded action (``applied(_:from:quietly:result:ledger:into:)``), a batch that
 /// committed (``committed(sequence:deltas:into:)``) or failed to
 /// (``commitFailed(_:restoring:because:into:)``), the journal's catch-up window
-/// (``journalWindow(_:from:for:into:)``), and a timer tick (``tick(now:stateHash:into:)``).
+/// (``journalWindow(_:from:for:into:)``), the leadership rules' answer to a `STEP-DOWN`
+/// (``stepDownAnswered(_:for:into:)``), and a timer tick (``tick(now:stateHash:into:)``).
 /// Effects are appended to a buffer the shell owns and reuses, so that the path of an action
 /// allocates nothing for them.
 ///
@@ -140,6 +141,8 @@ package struct LeaderProtocol: Sendable {
       effects.append(.sendStatistics(to: connection))
     case .reloadKeys:
       effects.append(.reloadKeys(for: connection))
+    case .stepDown:
+      effects.append(.stepDown(for: connection))
     }
   }
 

@@ -126,6 +126,12 @@ package struct Leadership: Sendable {
     phase == .recovering || phase == .active || phase == .steppingDown
   }
 
+  /// The lease an operator's `STEP-DOWN` is answered with: this leader's own while it serves
+  /// or hands it over already (``stepDown(now:)`` began it); nil when it does not serve.
+  package var leaseHandedOver: LeaseRecord? {
+    phase == .active || phase == .steppingDown ? lease : nil
+  }
+
   /// How much of the held lease is left at `now`, conservatively; nil when none is held.
   package func timeLeft(now: ContinuousClock.Instant) -> Duration? {
     guard holdsLease, let validUntil else { return nil }

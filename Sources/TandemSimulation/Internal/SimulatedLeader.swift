@@ -210,6 +210,9 @@ final class SimulatedLeader {
       case .reloadKeys(let connection):
         // The simulated leader runs without keys, whose protocol refuses RELOAD-KEYS first.
         world.reply(.keys(count: 0, removed: []), to: connection)
+      case .stepDown(let connection):
+        // This world's leader journals without a lease: it has nothing to hand over.
+        core.stepDownAnswered(.withoutLease, for: connection, into: &effects)
       case .log(let level, let message, _):
         if level == .error { world.trace("leader: \(message)") }
       case .count(let event):

@@ -118,6 +118,14 @@ public struct LeaderConfiguration: Sendable {
   /// The leadership lease as `STATS` reports it (a standby leader's ``LeaseKeeper/lease()``);
   /// nil (the default) for a leader without one.
   public var leaseStatus: (@Sendable () -> LeaderStatistics.Lease?)?
+  /// Called on the leader's I/O thread for an operator's `STEP-DOWN` (`tandem failover`):
+  /// begins a clean hand-over of the leadership lease and returns the lease handed over (this
+  /// leader's id and fencing epoch), which `HANDING-OVER` names; nil when this leader holds no
+  /// lease to hand over right now. It must not block: the hand-over itself (commit and answer
+  /// the batch in flight, give the lease up, close the sockets) happens afterwards, off this
+  /// thread. A standby leader's ``LeaseKeeper/stepDown()`` answers it. Nil (the default): the
+  /// leader runs without standby leaders, and `STEP-DOWN` is answered `ERROR no-lease`.
+  public var stepDown: (@Sendable () -> LeaseRecord?)?
   /// The leader's CURVE keys and key store; `nil` (the default) runs in plain mode, with no
   /// encryption and no authentication, which the leader's first log line says.
   public var security: LeaderSecurity?

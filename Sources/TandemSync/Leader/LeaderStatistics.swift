@@ -86,15 +86,56 @@ public struct LeaderStatistics: Sendable, Equatable, Codable {
     /// How long this leader may still acknowledge, in milliseconds (measured conservatively
     /// from its last renewal's start); 0 when it does not hold the lease.
     public var millisecondsLeft: Int
+    /// The other leader processes sharing the journal, besides this one and the holder, that
+    /// announced themselves lately (within three lease lengths), in the order of their ids:
+    /// those ready to take the lease over. Empty from a leader that does not send them.
+    public var standbys: [Standby]
 
     public init(
-      role: String, holder: String, control: String, fencingEpoch: UInt64, millisecondsLeft: Int
+      role: String, holder: String, control: String, fencingEpoch: UInt64, millisecondsLeft: Int,
+      standbys: [Standby] = []
     ) {
       self.role = role
       self.holder = holder
       self.control = control
       self.fencingEpoch = fencingEpoch
       self.millisecondsLeft = millisecondsLeft
+      self.standbys = standbys
+    }
+
+    /// A standby leader as the arbiter last heard of it (see `LeaseStore.announce`).
+    public struct Standby: Sendable, Equatable, Codable {
+      /// Its leader id.
+      public var id: String
+      /// The control endpoint it advertises.
+      public var control: String
+      /// What it said it was doing: `standby`, or `acquiring` while it takes the lease.
+      public var role: String
+      /// Milliseconds since it last announced itself (a standby does at each read of the
+      /// lease, at least every sixth of the lease's length).
+      public var lastSeenMillisecondsAgo: Int
+
+      public init(id: String, control: String, role: String, lastSeenMillisecondsAgo: Int) {
+        self.id = id
+        self.control = control
+        self.role = role
+        self.lastSeenMillisecondsAgo = lastSeenMillisecondsAgo
+      }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+      case role, holder, control, fencingEpoch, millisecondsLeft, standbys
+    }
+
+    /// Reads a lease; one from a leader that does not send `standbys` has none.
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      role = try container.decode(String.self, forKey: .role)
+      holder = try container.decode(String.self, forKey: .holder)
+      control = try container.decode(String.self, forKey: .control)
+      fencingEpoch = try container.decode(UInt64.self, forKey: .fencingEpoch)
+      millisecondsLeft = try container.decode(Int.self, forKey: .millisecondsLeft)
+      standbys = try container.decodeIfPresent([Standby].self, forKey: .standbys) ?? []
     }
   }
 

@@ -9,7 +9,10 @@ import ZeroMQ
 ///
 /// While standby it watches the lease and keeps the redirect target up to date; when the lease
 /// is free or ran out it takes it, has the process recover from the shared journal
-/// (``Actions/recover``), and renews it every third of its length. ``mayAcknowledge()`` is
+/// (``Actions/recover``), and renews it every third of its length. At each read, acquisition
+/// and renewal it also announces its process to the other leaders sharing the journal
+/// (``TandemJournal/LeaseStore/announce(id:control:updates:role:forgettingAfter:)``) and lists
+/// them, so that ``lease()`` names the standbys. ``mayAcknowledge()`` is
 /// what the leader's ``LeaderConfiguration/mayAcknowledge`` asks; when the lease cannot be
 /// renewed in time the keeper stops the process acknowledging and has it close its sockets.
 ///
@@ -64,12 +67,28 @@ public final class LeaseKeeper: Sendable {
     public var timeLeft: Duration?
   }
 
+  /// For how many lease lengths a leader that stopped announcing itself is still listed
+  /// among the standbys (and its row kept): a standby announces itself at every read of the
+  /// lease, at least every sixth of its length.
+  static let standbyListingLeases = 3
+
+  /// The other leaders sharing the journal as last listed, kept for ``lease()``: `STATS` is
+  /// answered on the leader's I/O thread, which must never wait for the database.
+  private struct Roster {
+    var others: [LeaderPresence] = []
+    /// When they were listed; nil before the first listing.
+    var listedAt: ContinuousClock.Instant?
+    /// Whether the last announcement failed (logged once until one goes through).
+    var failing = false
+  }
+
   private let store: any LeaseStore
   private let control: String
   private let updates: String
   private let actions: Actions
   private let loop: IOLoop
   private let leadership: Mutex<Leadership>
+  private let roster = Mutex(Roster())
 
   /// A keeper for `leaderID` (unique per process), advertising `control` and `updates` to
   /// followers while it holds the lease.
@@ -106,9 +125,24 @@ public final class LeaseKeeper: Sendable {
     leadership.withLock { $0.mayAcknowledge(now: .now) }
   }
 
-  /// Asks the active leader to hand over cleanly; nothing when it does not serve.
-  public func stepDown() {
-    loop.execute { [weak self] _ in self?.step { $0.stepDown(now: .now) } }
+  /// Asks the active leader to hand over cleanly (what ``LeaderConfiguration/stepDown`` calls
+  /// for an operator's `STEP-DOWN`): returns the lease handed over (this leader's id and
+  /// fencing epoch) when the hand-over began now or was under way already, nil when this
+  /// leader does not serve.
+  ///
+  /// It never blocks, and may be called from any thread, the leader's I/O thread included: the
+  /// hand-over (``Actions/drain``, the release, ``Actions/closeSockets``) runs afterwards on
+  /// the keeper's thread.
+  @discardableResult
+  public func stepDown() -> LeaseRecord? {
+    let (lease, effects) = leadership.withLock { leadership in
+      let effects = leadership.stepDown(now: .now)
+      return (leadership.leaseHandedOver, effects)
+    }
+    if !effects.isEmpty {
+      loop.execute { [weak self] _ in self?.run(effects) }
+    }
+    return lease
   }
 
   /// A commit could not be decided (what ``LeaderConfiguration/commitUndecided`` calls): the
@@ -130,14 +164,57 @@ public final class LeaseKeeper: Sendable {
     }
   }
 
-  /// The lease as `STATS` reports it (what ``LeaderConfiguration/leaseStatus`` asks).
+  /// The lease as `STATS` reports it (what ``LeaderConfiguration/leaseStatus`` asks), with the
+  /// standbys: the other leaders sharing the journal, besides the holder, as the keeper last
+  /// listed them (it never waits for the database: callable on the leader's I/O thread).
   public func lease() -> LeaderStatistics.Lease? {
     let status = status()
     guard let lease = status.lease else { return nil }
     let left = status.timeLeft.map { max(0, Int($0 / .milliseconds(1))) } ?? 0
     return LeaderStatistics.Lease(
       role: status.role, holder: lease.holder, control: lease.control,
-      fencingEpoch: lease.fencingEpoch, millisecondsLeft: left)
+      fencingEpoch: lease.fencingEpoch, millisecondsLeft: left,
+      standbys: standbys(besides: lease.holder))
+  }
+
+  /// The other leaders last listed, but `holder`, each with the time since it announced itself
+  /// as of now.
+  private func standbys(besides holder: String) -> [LeaderStatistics.Lease.Standby] {
+    let (others, listedAt) = roster.withLock { ($0.others, $0.listedAt) }
+    guard let listedAt else { return [] }
+    let sinceListed = ContinuousClock.now - listedAt
+    return others.filter { $0.id != holder }.map { other in
+      LeaderStatistics.Lease.Standby(
+        id: other.id, control: other.control, role: other.role,
+        lastSeenMillisecondsAgo: max(0, Int((other.sinceSeen + sinceListed) / .milliseconds(1))))
+    }
+  }
+
+  /// Announces this process to the other leaders sharing the journal (with its role as of now)
+  /// and lists them, after each read, acquisition and renewal of the lease; a failure is
+  /// logged once, until an announcement goes through again, and leaves the last list as it was.
+  private func announce() {
+    let (leaderID, role, length) = leadership.withLock {
+      ($0.configuration.leaderID, "\($0.phase)", $0.configuration.leaseLength)
+    }
+    let window = length * Self.standbyListingLeases
+    do throws(JournalError) {
+      try store.announce(
+        id: leaderID, control: control, updates: updates, role: role, forgettingAfter: window)
+      let others = try store.leaders(except: leaderID, seenWithin: window)
+      roster.withLock { $0 = Roster(others: others, listedAt: .now) }
+    } catch {
+      let first = roster.withLock { roster in
+        defer { roster.failing = true }
+        return !roster.failing
+      }
+      if first {
+        actions.log(
+          true,
+          "could not announce this leader to the others sharing the journal (tandem stats "
+            + "lists the standbys from there); trying again at the next read or renewal: \(error)")
+      }
+    }
   }
 
   /// Stops the keeper's thread (after the call in progress); the lease is left to run out.
@@ -156,7 +233,12 @@ public final class LeaseKeeper: Sendable {
 
   /// Feeds one input to the rules and carries out their effects, with the inputs those add.
   private func step(_ input: (inout Leadership) -> [LeadershipEffect]) {
-    var pending = leadership.withLock { input(&$0) }
+    run(leadership.withLock { input(&$0) })
+  }
+
+  /// Carries `effects` out in order, with the effects of the inputs they report.
+  private func run(_ effects: [LeadershipEffect]) {
+    var pending = effects
     while !pending.isEmpty {
       let effect = pending.removeFirst()
       pending += perform(effect)
@@ -174,6 +256,7 @@ public final class LeaseKeeper: Sendable {
         let record = try store.current()
         let effects = feed { $0.leaseRead(record, now: .now) }
         actions.redirect(redirectTarget())
+        announce()
         return effects
       } catch {
         return feed { $0.leaseReadFailed("\(error)", now: .now) }
@@ -189,7 +272,9 @@ public final class LeaseKeeper: Sendable {
       do throws(JournalError) {
         let record = try store.acquire(
           holder: leaderID, control: control, updates: updates, length: length)
-        return feed { $0.acquired(record, now: .now) }
+        let effects = feed { $0.acquired(record, now: .now) }
+        announce()
+        return effects
       } catch {
         return feed { $0.acquireFailed("\(error)", now: .now) }
       }
@@ -197,7 +282,9 @@ public final class LeaseKeeper: Sendable {
       let leaderID = leadership.withLock { $0.configuration.leaderID }
       do throws(JournalError) {
         let record = try store.renew(holder: leaderID, fencingEpoch: fencingEpoch, length: length)
-        return feed { $0.renewed(record, now: .now) }
+        let effects = feed { $0.renewed(record, now: .now) }
+        announce()
+        return effects
       } catch {
         return feed { $0.renewFailed("\(error)", now: .now) }
       }

@@ -77,6 +77,14 @@ extension LeaderEngine {
             .error(code: .malformed, message: "the key store was kept as it was: \(error)"),
             to: connection)
         }
+      case .stepDown(let connection):
+        let answer: HandOver =
+          if let stepDown = configuration.stepDown {
+            stepDown().map(HandOver.began) ?? .notHolding
+          } else {
+            .withoutLease
+          }
+        core.stepDownAnswered(answer, for: connection, into: &effects)
       case .log(let level, let message, let rateLimited):
         write(message, at: level, rateLimited: rateLimited)
       case .count(let event):
