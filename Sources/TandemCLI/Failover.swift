@@ -43,7 +43,7 @@ public enum Failover {
   /// The longest one round waits for an endpoint's reply (the connection's timeout, if
   /// shorter): a leader answers `STATS` at once, and an endpoint between two processes (the old
   /// holder's leader closing, its standby binding) must not hold the wait up.
-  static let replyTimeout = Duration.seconds(1)
+  static let replyTimeout = Duration.milliseconds(200)
 
   /// Hands the lease over: sends `STEP-DOWN` (following a standby's `REDIRECT` to the active
   /// leader), reports the hand-over that began through `progress`, and waits at most the

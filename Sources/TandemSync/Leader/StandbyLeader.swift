@@ -224,6 +224,7 @@ public final class StandbyLeader<State: Codable & Sendable>: LeaderService {
       keeper?.commitUndecided(fenced: fenced, reason: reason)
     }
     configuration.leaseStatus = { [weak keeper] in keeper?.lease() }
+    configuration.stepDown = { [weak keeper] in keeper?.stepDown() }
     let (store, registry) = (store, registry)
     do {
       let leader = try waitOnThisThread { [configuration] in
