@@ -16,6 +16,12 @@ package final class PostgresConnection {
   private let handle: OpaquePointer
   /// The connection string, whose description leaves out the password.
   package let location: PostgresConnectionString
+  /// How long a statement may wait without a byte moving either way before the connection is
+  /// given up (``isOpen`` false, the statement's outcome unknown): a server or a network that
+  /// stopped answering without closing the connection (which TCP alone may never report).
+  package static let silenceLimit = Duration.seconds(10)
+  /// Set once a statement was given up mid-flight: the connection's protocol state is unknown.
+  private var abandoned = false
 
   /// Connects (`PQconnectdb`) and quiets the server's notices.
   package init(_ location: PostgresConnectionString) throws(PostgresError) {
@@ -31,7 +37,19 @@ package final class PostgresConnection {
     handle = opened
     self.location = location
     try exec("SET client_min_messages = warning")
+    // The server ends a session that stays idle inside a transaction (its client stalled or cut
+    // off mid-transaction) and stops waiting for a lock after a while: such a session holds
+    // the lease row's lock, which a standby's acquisition would otherwise wait for without end.
+    try exec("SET idle_in_transaction_session_timeout = \(Self.idleInTransactionMilliseconds)")
+    try exec("SET lock_timeout = \(Self.lockTimeoutMilliseconds)")
   }
+
+  /// The server's limit on a session idle inside a transaction (milliseconds): Tandem's own
+  /// transactions never wait on their client between statements for anywhere near this long.
+  package static let idleInTransactionMilliseconds = 1000
+  /// The server's limit on a wait for a lock (milliseconds), after which the statement fails
+  /// and is tried again by its caller.
+  package static let lockTimeoutMilliseconds = 2000
 
   /// Connects to `location`, a libpq connection string or URL.
   package convenience init(_ location: String) throws(PostgresError) {
@@ -40,8 +58,9 @@ package final class PostgresConnection {
 
   deinit { PQfinish(handle) }
 
-  /// Whether the connection still stands (libpq has not seen it break).
-  package var isOpen: Bool { PQstatus(handle) == CONNECTION_OK }
+  /// Whether the connection still stands (libpq has not seen it break, and no statement was
+  /// given up on it).
+  package var isOpen: Bool { !abandoned && PQstatus(handle) == CONNECTION_OK }
 
   /// Runs `sql` with `parameters` (`$1`, `$2`... in binary form) and returns its rows, in
   /// binary form.
@@ -55,13 +74,14 @@ package final class PostgresConnection {
     let values = parameters.map(\.bytes)
     let lengths = values.map { Int32($0?.count ?? 0) }
     let formats = [Int32](repeating: 1, count: parameters.count)
-    let result = withPointers(to: values) { pointers in
-      PQexecParams(
+    let sent = withPointers(to: values) { pointers in
+      PQsendQueryParams(
         handle, sql, Int32(parameters.count), types, pointers, lengths, formats, 1)
     }
-    guard let result else {
+    guard sent == 1 else {
       throw failure(sqlState: nil, message: String(cString: PQerrorMessage(handle)), sql: sql)
     }
+    let result = try awaitResult(sql: sql)
     let status = PQresultStatus(result)
     guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
       let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
@@ -70,6 +90,67 @@ package final class PostgresConnection {
       throw failure(sqlState: state, message: message, sql: sql)
     }
     return PostgresResult(result)
+  }
+
+  /// Flushes the statement sent and reads its result (the last one, when several come),
+  /// waiting on the socket for at most ``silenceLimit`` at a time without progress; gives the
+  /// connection up when that passes.
+  private func awaitResult(sql: String) throws(PostgresError) -> OpaquePointer {
+    func fail(_ message: String) -> PostgresError {
+      failure(sqlState: nil, message: message, sql: sql)
+    }
+    // Send what libpq buffered.
+    while true {
+      let flushed = PQflush(handle)
+      if flushed == 0 { break }
+      guard flushed == 1 else { throw fail(String(cString: PQerrorMessage(handle))) }
+      try waitForSocket(events: Int16(POLLIN | POLLOUT), sql: sql)
+      guard PQconsumeInput(handle) == 1 else {
+        throw fail(String(cString: PQerrorMessage(handle)))
+      }
+    }
+    var last: OpaquePointer?
+    while true {
+      while PQisBusy(handle) == 1 {
+        try waitForSocket(events: Int16(POLLIN), sql: sql)
+        guard PQconsumeInput(handle) == 1 else {
+          if let last { PQclear(last) }
+          throw fail(String(cString: PQerrorMessage(handle)))
+        }
+      }
+      guard let next = PQgetResult(handle) else { break }
+      if let last { PQclear(last) }
+      last = next
+    }
+    guard let last else { throw fail(String(cString: PQerrorMessage(handle))) }
+    return last
+  }
+
+  /// Waits until the socket is ready for `events`, at most ``silenceLimit``; past it the
+  /// connection is abandoned and the statement fails with its outcome unknown.
+  private func waitForSocket(events: Int16, sql: String) throws(PostgresError) {
+    var descriptor = pollfd(fd: PQsocket(handle), events: events, revents: 0)
+    guard descriptor.fd >= 0 else {
+      throw failure(sqlState: nil, message: "the connection is closed", sql: sql)
+    }
+    let deadline = ContinuousClock.now + Self.silenceLimit
+    while true {
+      let left = deadline - ContinuousClock.now
+      guard left > .zero else {
+        abandoned = true
+        throw failure(
+          sqlState: nil,
+          message: "no answer from the server for \(Self.silenceLimit): the connection is "
+            + "given up (the statement may or may not have taken effect)", sql: sql)
+      }
+      let (seconds, attoseconds) = left.components
+      let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+      let polled = poll(&descriptor, 1, milliseconds)
+      if polled > 0 { return }
+      if polled < 0 && errno != EINTR {
+        throw failure(sqlState: nil, message: "poll failed with errno \(errno)", sql: sql)
+      }
+    }
   }
 
   /// Runs `script`, one or more statements without parameters (`PQexec`), such as a schema.

@@ -127,6 +127,9 @@ public final class StandbyLeader<State: Codable & Sendable>: LeaderService {
   /// The leader while this process is active; nil while it is standby.
   public var leader: Leader<State>? { serving.withLock { $0.leader } }
 
+  /// Whether this process may acknowledge now (it holds the lease with time to spare).
+  var acknowledges: Bool { keeper.mayAcknowledge() }
+
   /// The sequence of the newest action the active leader applied; 0 while standby.
   public var sequence: UInt64 { leader?.sequence ?? 0 }
 

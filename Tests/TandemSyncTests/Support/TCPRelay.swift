@@ -14,6 +14,11 @@ final class TCPRelay: @unchecked Sendable {  // its descriptors are used by its 
   let port: UInt16
   private let listener: Int32
   private let upstreamPort = Atomic<UInt16>(0)
+  /// The Unix socket relayed to instead of ``upstreamPort``, if one was given.
+  private let upstreamPath = Mutex<String?>(nil)
+  /// While true the relay passes nothing (both directions stall), as a network that drops
+  /// every packet of the connections it holds.
+  private let holding = Atomic(false)
   private let running = Atomic(true)
   private let captured = Mutex<[UInt8]>([])
   private let finished = DispatchSemaphore(value: 0)
@@ -53,6 +58,20 @@ final class TCPRelay: @unchecked Sendable {  // its descriptors are used by its 
     }.start()
   }
 
+  /// Starts relaying to the Unix socket at `path` (a PostgreSQL cluster's `.s.PGSQL.PORT`).
+  func start(unixSocket path: String) {
+    upstreamPath.withLock { $0 = path }
+    Thread { [self] in
+      defer { finished.signal() }
+      relay()
+    }.start()
+  }
+
+  /// Stops passing bytes without closing anything, or passes them again (`false`).
+  func hold(_ hold: Bool = true) {
+    holding.store(hold, ordering: .sequentiallyConsistent)
+  }
+
   /// Every byte passed so far, both directions.
   var bytes: [UInt8] { captured.withLock { $0 } }
 
@@ -70,6 +89,10 @@ final class TCPRelay: @unchecked Sendable {  // its descriptors are used by its 
       for (a, b) in pairs {
         fds.append(pollfd(fd: a, events: Int16(POLLIN), revents: 0))
         fds.append(pollfd(fd: b, events: Int16(POLLIN), revents: 0))
+      }
+      if holding.load(ordering: .sequentiallyConsistent) {
+        usleep(5000)
+        continue
       }
       guard poll(&fds, nfds_t(fds.count), 10) > 0 else { continue }
       var closed: Set<Int> = []
@@ -102,11 +125,33 @@ final class TCPRelay: @unchecked Sendable {  // its descriptors are used by its 
   }
 
   private func connectUpstream() -> Int32? {
+    if let path = upstreamPath.withLock({ $0 }) { return Self.connectUnix(path) }
     let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     var address = Self.loopback(port: upstreamPort.load(ordering: .relaxed))
     let connected = withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
         connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard connected == 0 else {
+      close(server)
+      return nil
+    }
+    return server
+  }
+
+  private static func connectUnix(_ path: String) -> Int32? {
+    let server = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+      let bytes = Array(path.utf8.prefix(raw.count - 1))
+      raw.copyBytes(from: bytes)
+      raw[bytes.count] = 0
+    }
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        Glibc.connect(server, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
       }
     }
     guard connected == 0 else {
