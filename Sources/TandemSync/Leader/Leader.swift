@@ -69,13 +69,20 @@ public final class Leader<State: Codable & Sendable>: Sendable {
   ///   what to do), ``LeaderError/unreplayableJournal(path:sequence:reason:)`` when its history
   ///   does not replay, ``LeaderError/invalidEndpoint(_:)`` or
   ///   ``LeaderError/cannotBind(endpoint:cause:)`` for an endpoint.
-  public init(
+  public convenience init(
     store: Store<State>, registry: ActionRegistry,
     configuration: LeaderConfiguration = LeaderConfiguration()
   ) async throws(LeaderError) {
-    guard let initial = store.state else {
-      preconditionFailure("Leader needs a store that has a state")
-    }
+    try await self.init(
+      store: store, registry: registry, configuration: configuration, recovered: nil)
+  }
+
+  /// A leader that starts from `recovered` (see ``recover(store:configuration:)``): its
+  /// journal already open and read, so that binding is all that is left; nil recovers first.
+  init(
+    store: Store<State>, registry: ActionRegistry, configuration: LeaderConfiguration,
+    recovered: LeaderStart<State>?
+  ) async throws(LeaderError) {
     let fingerprint = SchemaFingerprint.of(
       State.self, registry: registry, version: configuration.schemaVersion)
     // A malformed endpoint is a usage error, said before anything is logged.
@@ -92,11 +99,10 @@ public final class Leader<State: Codable & Sendable>: Sendable {
     let schema = ApplicationSchema(
       State.self, registry: registry, version: configuration.schemaVersion)
     let start: LeaderStart<State>
-    do {
-      start = try LeaderStart(
-        initial: initial, configuration: configuration, log: configuration.log)
-    } catch {
-      throw LeaderError(starting: error)
+    if let recovered {
+      start = recovered
+    } else {
+      start = try Self.recover(store: store, configuration: configuration)
     }
     if start.recovered { store.replaceState(start.state) }
     let history = LeaderHistory(
@@ -158,6 +164,22 @@ public final class Leader<State: Codable & Sendable>: Sendable {
     configuration.log.info(
       "epoch \(start.epoch) at sequence \(start.sequence), control \(controlEndpoint), "
         + "updates \(updatesEndpoint)")
+  }
+
+  /// Opens the journal `configuration` names, if any, and reads the history to start from
+  /// (what ``init(store:registry:configuration:)`` does before it binds).
+  static func recover(
+    store: Store<State>, configuration: LeaderConfiguration
+  ) throws(LeaderError) -> LeaderStart<State> {
+    guard let initial = store.state else {
+      preconditionFailure("Leader needs a store that has a state")
+    }
+    do {
+      return try LeaderStart(
+        initial: initial, configuration: configuration, log: configuration.log)
+    } catch {
+      throw LeaderError(starting: error)
+    }
   }
 
   /// A leader released without ``stop()`` stops the same way, without waiting for it: this

@@ -26,9 +26,13 @@ public final class LeaseKeeper: Sendable {
   /// What the leader process does when the lease rules say so; each runs on the keeper's
   /// thread, and may block.
   public struct Actions: Sendable {
-    /// Open the shared journal for appends fenced by the epoch given, recover the state and
-    /// the ledger from it, and serve; throw when that fails (the keeper gives the lease up).
+    /// Open the shared journal for appends fenced by the epoch given and recover the state and
+    /// the ledger from it; throw when that fails (the keeper gives the lease up).
     public var recover: @Sendable (_ fencingEpoch: UInt64) throws -> Void
+    /// Serve what was recovered: bind the leader's sockets. Acknowledgements may go out from
+    /// now on (``LeaseKeeper/mayAcknowledge()`` says so as this is called); throw when that
+    /// fails (the keeper hands the lease over).
+    public var serve: @Sendable () throws -> Void
     /// Stop acknowledging at once (the leader's gate already says no), for the reason given.
     public var stopAcknowledging: @Sendable (_ reason: String) -> Void
     /// Commit and answer the batch in flight, then return (a clean hand-over).
@@ -43,12 +47,14 @@ public final class LeaseKeeper: Sendable {
 
     public init(
       recover: @escaping @Sendable (UInt64) throws -> Void,
+      serve: @escaping @Sendable () throws -> Void = {},
       stopAcknowledging: @escaping @Sendable (String) -> Void,
       drain: @escaping @Sendable () -> Void, closeSockets: @escaping @Sendable () -> Void,
       redirect: @escaping @Sendable (LeaseRecord?) -> Void,
       log: @escaping @Sendable (Bool, String) -> Void
     ) {
       self.recover = recover
+      self.serve = serve
       self.stopAcknowledging = stopAcknowledging
       self.drain = drain
       self.closeSockets = closeSockets
@@ -297,6 +303,12 @@ public final class LeaseKeeper: Sendable {
       }
     case .serve:
       actions.redirect(nil)
+      do {
+        try actions.serve()
+      } catch {
+        actions.log(true, "cannot serve (\(error)); handing the lease over")
+        return feed { $0.stepDown(now: .now) }
+      }
       return []
     case .stopAcknowledging(let reason):
       actions.stopAcknowledging(reason)

@@ -56,6 +56,9 @@ public final class StandbyLeader<State: Codable & Sendable>: LeaderService {
   private struct Serving: Sendable {
     var responder: StandbyResponder?
     var leader: Leader<State>?
+    /// The history recovered at a takeover, with the journal open under the lease's fencing,
+    /// for the leader to serve once the lease rules say so.
+    var recovered: (start: LeaderStart<State>, configuration: LeaderConfiguration)?
     /// The lease holder followers are sent to, as last read.
     var redirect: LeaseRecord?
     var stopped = false
@@ -190,13 +193,16 @@ public final class StandbyLeader<State: Codable & Sendable>: LeaderService {
   /// The keeper's actions, reaching the process through `box` (weakly: a standby leader
   /// released without ``stop()`` lets its keeper go).
   private static func actions(_ box: WeakBox<StandbyLeader<State>>) -> LeaseKeeper.Actions {
-    LeaseKeeper.Actions(
+    let released = LeaderError.cannotStart(
+      ZMQError(code: .terminated, call: "taking over (the standby leader was released)"))
+    return LeaseKeeper.Actions(
       recover: { fencingEpoch in
-        guard let process = box.value else {
-          throw LeaderError.cannotStart(
-            ZMQError(code: .terminated, call: "recover (the standby leader was released)"))
-        }
-        try process.serve(fencingEpoch: fencingEpoch)
+        guard let process = box.value else { throw released }
+        try process.recover(fencingEpoch: fencingEpoch)
+      },
+      serve: {
+        guard let process = box.value else { throw released }
+        try process.serve()
       },
       stopAcknowledging: { reason in
         box.value?.log.warning("acknowledging nothing more: \(reason)")
@@ -210,15 +216,9 @@ public final class StandbyLeader<State: Codable & Sendable>: LeaderService {
       })
   }
 
-  /// Takes the endpoints back from the responder and starts a leader on them, recovering the
-  /// state and the ledger from the journal with appends fenced by `fencingEpoch`. Its
-  /// acknowledgements wait for the keeper's word (it serves only once the lease rules say so).
-  private func serve(fencingEpoch: UInt64) throws {
-    let responder: StandbyResponder? = serving.withLock { serving in
-      defer { serving.responder = nil }
-      return serving.responder
-    }
-    if let responder { try waitOnThisThread { await responder.stop() } }
+  /// Opens the journal with appends fenced by `fencingEpoch` and recovers the history to
+  /// serve, while the responder still answers followers (with no holder to name).
+  private func recover(fencingEpoch: UInt64) throws {
     var configuration = configuration
     configuration.fencing = .init(holder: leaderID, fencingEpoch: fencingEpoch)
     let keeper = keeper
@@ -228,11 +228,26 @@ public final class StandbyLeader<State: Codable & Sendable>: LeaderService {
     }
     configuration.leaseStatus = { [weak keeper] in keeper?.lease() }
     configuration.stepDown = { [weak keeper] in keeper?.stepDown() }
+    let start = try Leader.recover(store: store, configuration: configuration)
+    serving.withLock { $0.recovered = (start, configuration) }
+  }
+
+  /// Takes the endpoints back from the responder and starts a leader on them from the history
+  /// recovered; the lease rules let it acknowledge from the start.
+  private func serve() throws {
+    let (responder, recovered) = serving.withLock { serving in
+      defer { (serving.responder, serving.recovered) = (nil, nil) }
+      return (serving.responder, serving.recovered)
+    }
+    guard let recovered else { return }
+    if let responder { try waitOnThisThread { await responder.stop() } }
     let (store, registry) = (store, registry)
     do {
-      let leader = try waitOnThisThread { [configuration] in
+      let leader = try waitOnThisThread {
         try await Self.binding { () async throws(LeaderError) in
-          try await Leader(store: store, registry: registry, configuration: configuration)
+          try await Leader(
+            store: store, registry: registry, configuration: recovered.configuration,
+            recovered: recovered.start)
         }
       }
       let stopped = serving.withLock { serving in
@@ -257,9 +272,15 @@ public final class StandbyLeader<State: Codable & Sendable>: LeaderService {
     try? waitOnThisThread { await leader.stop() }
   }
 
-  /// Ends the term, if one runs, and answers `REDIRECT` on the endpoints again.
+  /// Ends the term, if one runs (or drops the history recovered for one), and answers
+  /// `REDIRECT` on the endpoints again.
   private func becomeStandby() {
     endTerm()
+    let dropped = serving.withLock { serving in
+      defer { serving.recovered = nil }
+      return serving.recovered
+    }
+    dropped?.start.journal?.close()
     let (running, stopped) = serving.withLock { ($0.responder != nil, $0.stopped) }
     guard !running, !stopped else { return }
     let (control, updates, security) = (controlEndpoint, updatesEndpoint, configuration.security)
