@@ -1,7 +1,8 @@
 /// Where a journal is: an SQLite file, or a PostgreSQL database that leaders share.
 ///
 /// Parsed from what an operator types after `--db`: `sqlite:PATH` or a plain `PATH` for a
-/// file, `postgres://...` or `postgresql://...` for a database (libpq's URL). Its
+/// file, `postgres://...` or `postgresql://...` (libpq's URL) or libpq's `key=value` words for a
+/// database. Its
 /// ``description`` never shows a password.
 public enum JournalLocation: Sendable, Hashable, CustomStringConvertible {
   /// An SQLite journal file.
@@ -14,11 +15,15 @@ public enum JournalLocation: Sendable, Hashable, CustomStringConvertible {
   /// given, so a connection string with a password need not be on a command line.
   public static let environmentVariable = "TANDEM_JOURNAL_URL"
 
-  /// The location `text` names: `sqlite:PATH`, `postgres://...`, `postgresql://...`, or a path.
+  /// The location `text` names: `sqlite:PATH`, `postgres://...`, `postgresql://...`, libpq's
+  /// `key=value` form (`host=db.internal dbname=app`: words libpq parses as its options), or a
+  /// path.
   public init(parsing text: String) {
     if text.hasPrefix("sqlite:") {
       self = .sqlite(path: String(text.dropFirst("sqlite:".count)))
-    } else if PostgresConnectionString.isURL(text) {
+    } else if PostgresConnectionString.isURL(text)
+      || (text.contains("=") && (try? PostgresConnectionString(text)) != nil)
+    {
       self = .postgres(connection: text)
     } else {
       self = .sqlite(path: text)

@@ -85,6 +85,23 @@ import Testing
     #expect(throws: PostgresError.self) { try PostgresConnectionString("host='unterminated") }
   }
 
+  @Test func locationsAreReadAsFilesOrDatabasesByTheirForm() {
+    let databases = [
+      "postgres://leader@db.internal/orders", "postgresql:///orders?host=/run/pg",
+      "host=db.internal dbname=orders", "dbname=orders",
+    ]
+    for text in databases {
+      #expect(JournalLocation(parsing: text) == .postgres(connection: text), "\(text)")
+    }
+    let files = [
+      "/var/lib/tandem/leader.journal", "leader.journal", "/tmp/a=b.journal", "x = y",
+    ]
+    for text in files {
+      #expect(JournalLocation(parsing: text) == .sqlite(path: text), "\(text)")
+    }
+    #expect(JournalLocation(parsing: "sqlite:dbname=odd") == .sqlite(path: "dbname=odd"))
+  }
+
   @Test func aRefusedConnectionSaysWhereWithoutThePassword() throws {
     let address = try PostgresTestCluster.address()
     let raw =

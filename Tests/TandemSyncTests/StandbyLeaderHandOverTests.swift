@@ -13,10 +13,13 @@ import Testing
 struct StandbyLeaderHandOverTests {
   static let lease = Duration.milliseconds(1500)
 
-  func makeStandby(_ database: String, name: String) async throws -> StandbyLeader<TestState> {
+  func makeStandby(
+    _ database: String, name: String, keys: KeyFixture? = nil
+  ) async throws -> StandbyLeader<TestState> {
     var configuration = LeaderConfiguration()
     configuration.heartbeatInterval = .milliseconds(100)
     configuration.journalLocation = .postgres(connection: database)
+    configuration.security = keys?.leaderSecurity
     var standby = StandbyConfiguration(leaseLength: Self.lease)
     standby.leaderID = name
     return try await StandbyLeader(
@@ -103,6 +106,56 @@ struct StandbyLeaderHandOverTests {
     #expect(b.store.state?.counter == 2)
     await follower.stop()
     await b.stop()
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func withKeysAStandbyRedirectsAuthorizedFollowersAndReloadsItsStore() async throws {
+    let database = try PostgresTestCluster.database()
+    let keys = try KeyFixture()
+    try keys.key("early")
+    let a = try await makeStandby(database, name: "a", keys: keys)
+    await eventually("a serves") { a.leader != nil }
+    let b = try await makeStandby(database, name: "b", keys: keys)
+    await eventually("b watches a's lease") { b.status().lease?.holder == "a" }
+    // A key added after both started: b's responder refuses it until it reloads its store
+    // (as SIGHUP has the standby command do).
+    try keys.key("late")
+    func join(_ name: String, _ leaders: [StandbyLeader<TestState>]) async throws {
+      var configuration = FollowerConfiguration(leaders: leaders.map(\.controlEndpoint))
+      configuration.clientID = name
+      configuration.security = keys.follower(name)
+      configuration.reconnectDelay = .milliseconds(20)
+      configuration.joinTimeout = .seconds(5)
+      let follower = try await Follower<TestState>(
+        configuration: configuration, registry: testRegistry)
+      _ = try await follower.send(Increment()).applied()
+      await follower.stop()
+    }
+    await #expect {
+      try await join("late", [b])
+    } throws: { error in
+      guard case .authenticationFailed = error as? FollowerError else { return false }
+      return true
+    }
+    #expect(try await b.reloadKeys().count == 2)
+    #expect(try await a.reloadKeys().count == 2)
+    for name in ["early", "late"] {
+      try await join(name, [b, a])
+    }
+    #expect(a.store.state?.counter == 2)
+    // A follower without an authorized key learns nothing from the standby either.
+    try keys.key("stranger", authorized: false)
+    var configuration = FollowerConfiguration(leaders: [b.controlEndpoint])
+    configuration.security = keys.follower("stranger")
+    configuration.joinTimeout = .seconds(5)
+    await #expect {
+      _ = try await Follower<TestState>(configuration: configuration, registry: testRegistry)
+    } throws: { error in
+      guard case .authenticationFailed = error as? FollowerError else { return false }
+      return true
+    }
+    await b.stop()
+    await a.stop()
   }
 
   @Test func aStandbyWithoutAPostgreSQLJournalIsRefused() async throws {

@@ -3,10 +3,13 @@
 /// reloads and stops either the same way.
 ///
 /// ```swift
-/// let service: any LeaderService =
-///   standby.map { try await StandbyLeader(store: store, registry: registry,
-///                                         configuration: configuration, standby: $0) }
-///   ?? (try await Leader(store: store, registry: registry, configuration: configuration))
+/// let service: any LeaderService
+/// if let standby {
+///   service = try await StandbyLeader(
+///     store: store, registry: registry, configuration: configuration, standby: standby)
+/// } else {
+///   service = try await Leader(store: store, registry: registry, configuration: configuration)
+/// }
 /// print(service.controlEndpoint)
 /// ```
 public protocol LeaderService: AnyObject, Sendable {

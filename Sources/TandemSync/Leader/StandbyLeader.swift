@@ -136,12 +136,18 @@ public final class StandbyLeader<State: Codable & Sendable>: LeaderService {
   /// The sequence of the newest action the active leader applied; 0 while standby.
   public var sequence: UInt64 { leader?.sequence ?? 0 }
 
-  /// Reads the key store again while active (see ``Leader/reloadKeys()``); while standby it
-  /// returns no keys, and the leader of the next takeover reads the store as it starts.
+  /// Reads the key store again (see ``Leader/reloadKeys()``): the active leader's, or while
+  /// standby the one the responder checks followers against (the leader of the next takeover
+  /// reads the store as it starts).
   @discardableResult
   public func reloadKeys() async throws(LeaderError) -> (count: Int, removed: [String]) {
-    guard let leader else { return (0, []) }
-    return try await leader.reloadKeys()
+    let (leader, responder) = serving.withLock { ($0.leader, $0.responder) }
+    if let leader { return try await leader.reloadKeys() }
+    do throws(KeyStoreError) {
+      return try responder?.reloadKeys() ?? (0, [])
+    } catch {
+      throw .keys(error)
+    }
   }
 
   /// The lease as this process sees it: its role, the lease last read or held, time left.

@@ -24,6 +24,8 @@ public final class StandbyResponder: Sendable {
   private let state = State()
   /// The ZAP handler checking client keys, with CURVE keys.
   private let zap: ZAPHandler?
+  /// The key store the handler checks against, with CURVE keys.
+  private let keyRing: KeyRing?
 
   /// The reply to send and the count of requests answered, shared with the loop thread.
   private final class State: Sendable {
@@ -57,6 +59,7 @@ public final class StandbyResponder: Sendable {
       throw .cannotStart(error)
     }
     var zap: ZAPHandler?
+    var keyRing: KeyRing?
     if let security {
       let ring: KeyRing
       do throws(KeyStoreError) {
@@ -65,6 +68,7 @@ public final class StandbyResponder: Sendable {
         await loop.shutdown()
         throw .keys(error)
       }
+      keyRing = ring
       do {
         zap = try await ZAPHandler(context: loop.context, name: "tandem-standby-zap") {
           ring.authenticate($0)
@@ -75,6 +79,7 @@ public final class StandbyResponder: Sendable {
       }
     }
     self.zap = zap
+    self.keyRing = keyRing
     let state = state
     do {
       (controlEndpoint, updatesEndpoint) = try await loop.submit { scope -> (String, String?) in
@@ -130,6 +135,16 @@ public final class StandbyResponder: Sendable {
             holder: lease.holder)
       } ?? Self.noLeader
     state.reply.withLock { $0 = reply }
+  }
+
+  /// Reads the key store again (as a leader's ``Leader/reloadKeys()`` does): keys added since
+  /// may connect; a store that does not read is refused and the keys before stay in force.
+  /// Returns how many keys the store holds and the names of those it dropped (a standby only
+  /// redirects, so their connections are left to close by themselves). Nothing without keys.
+  @discardableResult
+  public func reloadKeys() throws(KeyStoreError) -> (count: Int, removed: [String]) {
+    guard let keyRing else { return (0, []) }
+    return try keyRing.reload()
   }
 
   /// How many requests it answered so far.

@@ -13,11 +13,13 @@ extension LeaderEngine {
     }
   }
 
-  /// Whether `message` may go: a delta only while ``LeaderConfiguration/mayAcknowledge``
-  /// allows it (heartbeats and `BYE` always).
+  /// Whether `message` may go: a delta or a heartbeat only while
+  /// ``LeaderConfiguration/mayAcknowledge`` allows it (`BYE` always). A leader that cannot be
+  /// sure of its lease falls silent, so that its followers move to the leader that takes over
+  /// instead of waiting on one that answers nothing.
   func acknowledges(_ message: UpdateMessage) -> Bool {
     switch message {
-    case .delta, .deltas: mayAcknowledge()
+    case .delta, .deltas, .heartbeat: mayAcknowledge()
     default: true
     }
   }
