@@ -81,26 +81,28 @@ public enum Failover {
     since start: ContinuousClock.Instant, timeout: Duration
   ) throws(CommandFailure) -> LeaderStatistics.Lease {
     let deadline = start + timeout
-    var last = "no leader answered"
+    var last: String?
     while true {
       let left = deadline - .now
       guard left > .zero else { break }
       var asking = connection
-      asking.timeout = min(connection.timeout, replyTimeout, left)
+      let wait = min(connection.timeout, replyTimeout)
+      asking.timeout = min(wait, left)
       do {
         let statistics = try ControlClient(asking).statistics()
         if let successor = successor(in: statistics, replacing: holder) { return successor }
         last = describe(statistics.lease)
       } catch {
         guard error.status == .unavailable || error.status == .protocolError else { throw error }
-        last = error.message
+        // A round the deadline cut short says less than the one before it.
+        if last == nil || left >= wait { last = error.message }
       }
       pause(min(pollInterval, deadline - .now))
     }
     throw CommandFailure(
       .unavailable,
       "no other leader took over from \(holder) (fencing epoch \(fencingEpoch)) within "
-        + "\(milliseconds(timeout)) ms; last: \(last). Nothing was lost: \(holder) stopped "
+        + "\(milliseconds(timeout)) ms; last: \(last ?? "no leader answered"). Nothing was lost: \(holder) stopped "
         + "acknowledging only after committing and answering its batch, and followers send what "
         + "is still unanswered to whichever leader serves next. Check that a standby leader "
         + "shares the journal (tandem stats on each leader lists the standbys it sees).")
