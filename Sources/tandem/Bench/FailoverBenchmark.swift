@@ -60,7 +60,7 @@ let failoverBenchmark = Command(
     try arguments.finish()
     ChildProcess.terminateOnSignal()
     TandemLogging.bootstrapStandard(level: .error)
-    try blockingAsync { try await benchmark.run() }
+    try ChildProcess.untilTermination { try blockingAsync { try await benchmark.run() } }
   }
 )
 
