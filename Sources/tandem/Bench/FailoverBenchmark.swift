@@ -30,7 +30,7 @@ let failoverBenchmark = Command(
       --db postgres     the journal in a private cluster the benchmark starts (as root: it
                         runs as the postgres user through runuser; fsync on); the default
       --db URL          the journal in the database at URL (postgres://...), which must hold
-                        no journal yet; it keeps the run's history
+                        no journal yet (else status 69); it keeps the run's history
 
     Each kill comes at a random moment 0.2 to 1 s after the load went on under the leader
     that took over from the last one (or under the first). Prints a line per kill, then the
