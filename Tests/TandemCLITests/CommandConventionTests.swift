@@ -61,6 +61,7 @@ struct CommandConventionTests {
     ("tandem", ["watch"]), ("tandem", ["stats"]), ("tandem", ["failover"]),
     ("tandem", ["journal", "inspect"]),
     ("tandem", ["journal", "compact"]), ("tandem", ["bench", "sync"]),
+    ("tandem", ["bench", "failover"]),
     ("counter", ["leader"]), ("counter", ["follower"]), ("github-browser", ["leader"]),
     ("github-browser", ["web"]), ("github-browser", ["worker"]),
     ("github-browser", ["fixture-api"]),

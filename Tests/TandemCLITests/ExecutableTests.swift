@@ -77,6 +77,8 @@ struct ExecutableTests {
     (["store", "--only", "a,nope", "--runs", "1", "--millis", "1"], "unknown workload 'nope'"),
     (["store", "--only", ","], "--only names no workload"),
     (["patch", "--sizes", "100,abc", "--runs", "1"], "not 'abc'"),
+    (["failover", "--db", "sqlite"], "standby leaders share a PostgreSQL journal"),
+    (["failover", "--lease-ms", "100"], "--lease-ms takes a whole number in 300...60000"),
   ])
   func benchmarkOptionsAreCheckedWhole(_ arguments: [String], message: String) async throws {
     let bench = try await TandemProcess.run(["bench"] + arguments)
@@ -84,6 +86,18 @@ struct ExecutableTests {
     #expect(
       bench.error.hasPrefix("tandem bench \(arguments[0]): ") && bench.error.contains(message))
     #expect(bench.output.isEmpty)
+  }
+
+  /// `tandem bench failover --help` names every option (not the hidden one of its leader
+  /// processes) and the lease its targets are for.
+  @Test func failoverBenchmarkHelpNamesEveryOption() async throws {
+    let help = try await TandemProcess.run(["bench", "failover", "--help"])
+    #expect(help.status == 0)
+    for option in ["--kills", "--lease-ms", "--window", "--silence-ms", "--heartbeat-ms", "--db"] {
+      #expect(help.output.contains(option), "bench failover --help does not mention \(option)")
+    }
+    #expect(!help.output.contains("--leader-process"))
+    #expect(help.output.contains("a lease of 1.5 s"))
   }
 
   /// A benchmark's scratch directory must exist: it was created (journal) or failed late with
@@ -111,6 +125,7 @@ struct ExecutableTests {
   @Test(arguments: [
     (["zmq", "--peer", "publish-swift", "--endpoint", "nonsense"], "not an endpoint"),
     (["sync", "--worker", "nope", "--leader", "tcp://127.0.0.1:1"], "unknown worker role 'nope'"),
+    (["failover", "--leader-process", "a1", "--journal", "dbname=x"], "missing --control"),
   ])
   func aHelperRefusesARoleOrEndpointItCannotUse(
     _ arguments: [String], message: String

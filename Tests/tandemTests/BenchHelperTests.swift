@@ -12,8 +12,11 @@
     static let zmq = ["zmq", "--runs", "1", "--messages", "100000000"]
     static let sync = ["sync", "--parts", "latency", "--runs", "1", "--round-trips", "1000000"]
     static let journal = ["journal", "--runs", "1", "--actions", "10000000"]
+    static let failover = ["failover", "--kills", "1000"]
 
-    @Test(arguments: zip([zmq, sync, sync, journal], [SIGTERM, SIGTERM, SIGKILL, SIGTERM]))
+    @Test(
+      arguments: zip(
+        [zmq, sync, sync, journal, failover], [SIGTERM, SIGTERM, SIGKILL, SIGTERM, SIGTERM]))
     func theHelperEndsWithTheBenchmark(_ benchmark: [String], signal: Int32) async throws {
       // What a stopped benchmark leaves in its temporary directory goes with the test's own.
       let temporary = NSTemporaryDirectory() + "tandem-bench-test-" + UUID().uuidString
@@ -43,67 +46,6 @@
       #expect(helperGone, "helper \(helper) outlived tandem bench (signal \(signal))")
       if !helperGone { kill(helper, SIGKILL) }
     }
-  }
-
-  /// Kills `process`, a child of this one, and waits for it.
-  private func end(_ process: pid_t) {
-    kill(process, SIGKILL)
-    waitpid(process, nil, 0)
-  }
-
-  /// Starts the `tandem` executable beside the tests with `arguments` as a shell would: with
-  /// no signal blocked and SIGINT and SIGTERM at their default actions (a thread of the test
-  /// blocks nearly every signal, which a process it starts would inherit); output discarded,
-  /// and `TMPDIR` set to `temporaryDirectory`.
-  private func startTandem(_ arguments: [String], temporaryDirectory: String) throws -> pid_t {
-    let tests = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-    let tandem = URL(fileURLWithPath: tests).deletingLastPathComponent()
-      .appendingPathComponent("tandem").path
-    try #require(
-      FileManager.default.isExecutableFile(atPath: tandem),
-      "no tandem executable at \(tandem): build it with `swift build --build-tests`")
-
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var none = sigset_t()
-    sigemptyset(&none)
-    posix_spawnattr_setsigmask(&attributes, &none)
-    var termination = sigset_t()
-    sigemptyset(&termination)
-    sigaddset(&termination, SIGINT)
-    sigaddset(&termination, SIGTERM)
-    posix_spawnattr_setsigdefault(&attributes, &termination)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    var files = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&files)
-    defer { posix_spawn_file_actions_destroy(&files) }
-    posix_spawn_file_actions_addopen(&files, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&files, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
-
-    let argv = ([tandem] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    var environment = ProcessInfo.processInfo.environment
-    environment["TMPDIR"] = temporaryDirectory
-    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer { envp.forEach { free($0) } }
-    var process: pid_t = 0
-    let error = posix_spawn(&process, tandem, &files, &attributes, argv, envp)
-    try #require(error == 0, "posix_spawn \(tandem): errno \(error)")
-    return process
-  }
-
-  /// What `condition` returns once it is not nil, checked every 10 ms for at most `limit`; nil
-  /// if it never is.
-  private func poll<Value>(
-    for limit: Duration, _ condition: () -> Value?
-  ) async -> Value? {
-    let deadline = ContinuousClock.now + limit
-    while ContinuousClock.now < deadline {
-      if let value = condition() { return value }
-      try? await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
   }
 
   /// The processes whose parent is `parent`.

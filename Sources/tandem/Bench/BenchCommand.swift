@@ -13,6 +13,7 @@ let benchmarks = CommandGroup(
     syncBenchmark,
     journalStoreBenchmark,
     journalBenchmark,
+    failoverBenchmark,
   ],
   exitStatuses: """
     Exit status:

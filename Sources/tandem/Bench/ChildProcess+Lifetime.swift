@@ -19,6 +19,7 @@ extension ChildProcess {
   static func terminateOnSignal() {
     TerminationSignals.block()
     TerminationSignals.onTermination { signal in
+      terminating.store(true, ordering: .sequentiallyConsistent)
       for process in helpers.withLock({ $0.running.values }) where process.isRunning {
         process.terminate()
       }
@@ -27,6 +28,21 @@ extension ChildProcess {
     let launcher = LauncherThread()
     helpers.withLock { $0.launcher = launcher }
   }
+
+  /// Runs `body`, a benchmark that calls ``terminateOnSignal()``; once SIGINT or SIGTERM has
+  /// come, it never returns or throws, and leaves the exit to the signal's handler. The handler
+  /// terminates the helpers, and its exit stops the benchmark's PostgreSQL cluster, so the
+  /// benchmark may fail meanwhile: that failure is the signal's doing, and reporting it (with
+  /// status 1, racing the handler's exit) would hide the status 128 + the signal's number.
+  static func untilTermination(_ body: () throws -> Void) throws {
+    defer {
+      while terminating.load(ordering: .sequentiallyConsistent) { sleep(60) }
+    }
+    try body()
+  }
+
+  /// Whether SIGINT or SIGTERM came (``terminateOnSignal()``'s handler is ending the process).
+  private static let terminating = Atomic(false)
 
   /// In a helper, before it starts any thread: unblocks SIGINT and SIGTERM (blocked in the
   /// benchmark that started it), reads the `--parent-pid` option the benchmark adds and, on Linux,

@@ -39,6 +39,15 @@ struct ChildProcess {
     return String(decoding: data, as: UTF8.self)
   }
 
+  /// Sends `signal` to the process (unless it has exited) and waits until it has exited,
+  /// whatever its status: a helper the benchmark kills on purpose, or ends once done with it.
+  func end(by signal: Int32) {
+    if process.isRunning { kill(process.processIdentifier, signal) }
+    process.waitUntilExit()
+    Self.forget(process)
+    try? output.close()
+  }
+
   /// The path of the running executable.
   static var executablePath: String {
     #if os(Linux)

@@ -40,7 +40,7 @@ let journalBenchmark = Command(
     try arguments.finish()
     ChildProcess.terminateOnSignal()
     TandemLogging.bootstrapStandard(level: .error)
-    try blockingAsync { try await benchmark.run() }
+    try ChildProcess.untilTermination { try blockingAsync { try await benchmark.run() } }
   }
 )
 

@@ -306,7 +306,7 @@ private func cpuSeconds() -> Double {
 }
 
 /// The 1, 5 and 15 minute load averages (`/proc/loadavg`), or "unknown".
-private func loadAverage() -> String {
+func loadAverage() -> String {
   guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else {
     return "unknown"
   }
