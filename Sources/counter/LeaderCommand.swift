@@ -103,14 +103,9 @@ let leaderCommand = Command(
     let store = Store<CounterState>(reducer: counterReducer, state: CounterState())
     let leader: any LeaderService
     do {
-      leader = try blockingAsync { [configuration] () async throws -> any LeaderService in
-        if let standby {
-          return try await StandbyLeader(
-            store: store, registry: counterRegistry, configuration: configuration,
-            standby: standby)
-        }
-        return try await Leader(
-          store: store, registry: counterRegistry, configuration: configuration)
+      leader = try blockingAsync { [configuration] in
+        try await startLeaderService(
+          store: store, registry: counterRegistry, configuration: configuration, standby: standby)
       }
     } catch {
       switch error as? LeaderError {

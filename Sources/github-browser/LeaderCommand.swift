@@ -91,14 +91,9 @@ let leaderCommand = Command(
     configuration.validate = { action, _ in validateBrowserAction(action, in: store.state) }
     let leader: any LeaderService
     do {
-      leader = try blockingAsync { [configuration] () async throws -> any LeaderService in
-        if let standby {
-          return try await StandbyLeader(
-            store: store, registry: browserRegistry, configuration: configuration,
-            standby: standby)
-        }
-        return try await Leader(
-          store: store, registry: browserRegistry, configuration: configuration)
+      leader = try blockingAsync { [configuration] in
+        try await startLeaderService(
+          store: store, registry: browserRegistry, configuration: configuration, standby: standby)
       }
     } catch {
       switch error as? LeaderError {

@@ -27,6 +27,18 @@ struct StandbyLeaderHandOverTests {
       configuration: configuration, standby: standby)
   }
 
+  /// Two standby leaders on a new database: `a` serving, `b` watching its lease.
+  func makePair(
+    keys: KeyFixture? = nil
+  ) async throws -> (StandbyLeader<TestState>, StandbyLeader<TestState>) {
+    let database = try PostgresTestCluster.database()
+    let a = try await makeStandby(database, name: "a", keys: keys)
+    await eventually("a serves") { a.status().role == "active" && a.leader != nil }
+    let b = try await makeStandby(database, name: "b", keys: keys)
+    await eventually("b watches a's lease") { b.status().lease?.holder == "a" }
+    return (a, b)
+  }
+
   func makeFollower(
     of leaders: [StandbyLeader<TestState>], client: String
   ) async throws -> Follower<TestState> {
@@ -39,11 +51,7 @@ struct StandbyLeaderHandOverTests {
 
   @Test(.timeLimit(.minutes(1)))
   func oneServesAndAFollowerGivenTheStandbyFirstFindsIt() async throws {
-    let database = try PostgresTestCluster.database()
-    let a = try await makeStandby(database, name: "a")
-    await eventually("a serves") { a.status().role == "active" && a.leader != nil }
-    let b = try await makeStandby(database, name: "b")
-    await eventually("b watches a's lease") { b.status().lease?.holder == "a" }
+    let (a, b) = try await makePair()
     #expect(b.status().role == "standby" && b.leader == nil)
     let follower = try await makeFollower(of: [b, a], client: "reader")
     #expect(try await follower.send(Increment()).applied() == 1)
@@ -57,11 +65,7 @@ struct StandbyLeaderHandOverTests {
 
   @Test(.timeLimit(.minutes(1)))
   func aHandOverUnderLoadLosesAndRepeatsNothing() async throws {
-    let database = try PostgresTestCluster.database()
-    let a = try await makeStandby(database, name: "a")
-    await eventually("a serves") { a.leader != nil }
-    let b = try await makeStandby(database, name: "b")
-    await eventually("b watches a's lease") { b.status().lease?.holder == "a" }
+    let (a, b) = try await makePair()
     let follower = try await makeFollower(of: [a, b], client: "writer")
     let total = 400
     var sequences: [UInt64] = []
@@ -90,11 +94,7 @@ struct StandbyLeaderHandOverTests {
 
   @Test(.timeLimit(.minutes(1)))
   func stoppingTheActiveLeaderHandsOverAtOnce() async throws {
-    let database = try PostgresTestCluster.database()
-    let a = try await makeStandby(database, name: "a")
-    await eventually("a serves") { a.leader != nil }
-    let b = try await makeStandby(database, name: "b")
-    await eventually("b watches a's lease") { b.status().lease?.holder == "a" }
+    let (a, b) = try await makePair()
     let follower = try await makeFollower(of: [a, b], client: "writer")
     #expect(try await follower.send(Increment()).applied() == 1)
     let stopping = ContinuousClock.now
@@ -110,13 +110,9 @@ struct StandbyLeaderHandOverTests {
 
   @Test(.timeLimit(.minutes(1)))
   func withKeysAStandbyRedirectsAuthorizedFollowersAndReloadsItsStore() async throws {
-    let database = try PostgresTestCluster.database()
     let keys = try KeyFixture()
     try keys.key("early")
-    let a = try await makeStandby(database, name: "a", keys: keys)
-    await eventually("a serves") { a.leader != nil }
-    let b = try await makeStandby(database, name: "b", keys: keys)
-    await eventually("b watches a's lease") { b.status().lease?.holder == "a" }
+    let (a, b) = try await makePair(keys: keys)
     // A key added after both started: b's responder refuses it until it reloads its store
     // (as SIGHUP has the standby command do).
     try keys.key("late")

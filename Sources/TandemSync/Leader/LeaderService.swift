@@ -1,3 +1,5 @@
+import Tandem
+
 /// What a leader process runs its followers' service through: a ``Leader``, or a
 /// ``StandbyLeader`` that runs one while it holds the lease. A command that offers both serves,
 /// reloads and stops either the same way.
@@ -27,3 +29,19 @@ public protocol LeaderService: AnyObject, Sendable {
 }
 
 extension Leader: LeaderService {}
+
+/// Starts the service of a leader process: a ``StandbyLeader`` with `standby` (sharing a
+/// PostgreSQL journal with other leader processes), else a ``Leader``.
+///
+/// - Throws: what ``StandbyLeader/init(store:registry:configuration:standby:)`` or
+///   ``Leader/init(store:registry:configuration:)`` throws.
+public func startLeaderService<State: Codable & Sendable>(
+  store: Store<State>, registry: ActionRegistry, configuration: LeaderConfiguration,
+  standby: StandbyConfiguration?
+) async throws(LeaderError) -> any LeaderService {
+  if let standby {
+    return try await StandbyLeader(
+      store: store, registry: registry, configuration: configuration, standby: standby)
+  }
+  return try await Leader(store: store, registry: registry, configuration: configuration)
+}
