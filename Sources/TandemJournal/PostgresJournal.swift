@@ -45,6 +45,8 @@ public final class PostgresJournal: Sendable {
   /// The lease this journal's writes are checked against; nil for a journal with no lease
   /// (a single leader, or `tandem journal` commands run while no leader writes).
   public let fencing: Fencing?
+  /// Whether this journal was opened with ``init(readingAt:)``.
+  public let isReadOnly: Bool
   let slot: PostgresConnectionSlot
 
   /// Connects to the database at `connection`, creates the journal's and the lease's tables
@@ -57,22 +59,15 @@ public final class PostgresJournal: Sendable {
     connection: String, configuration: Journal.Configuration = Journal.Configuration(),
     fencing: Fencing? = nil
   ) throws(JournalError) {
-    let string: PostgresConnectionString
-    do { string = try PostgresConnectionString(connection) } catch {
-      throw .postgres(location: "(connection string)", error)
-    }
+    let (string, opened) = try Self.connect(connection)
     location = string.description
     self.configuration = configuration
     self.fencing = fencing
+    isReadOnly = false
     let location = location
-    let opened: PostgresConnection
     do {
-      opened = try PostgresConnection(string)
       try opened.transaction(wrap: { $0 }) { () throws(PostgresError) in
-        try opened.exec(
-          "SELECT pg_advisory_xact_lock($1)", [.int8(PostgresLeaseSchema.setupLock)])
-        try opened.run(script: PostgresLeaseSchema.create)
-        try opened.run(script: PostgresJournalSchema.create)
+        try Self.createTables(on: opened)
         try opened.exec(
           PostgresJournalSchema.seed, [.int8(Int64(bitPattern: Epoch.random().rawValue))])
       }
@@ -80,6 +75,56 @@ public final class PostgresJournal: Sendable {
       throw .postgres(location: location, error)
     }
     slot = PostgresConnectionSlot(opened, location: string)
+    try checkFormat()
+  }
+
+  /// Connects to the existing journal in the database at `connection` to read it (`tandem
+  /// journal inspect`, `verify`, `backup`): it creates nothing, writes nothing and needs no
+  /// lease, so leaders may be running on it. Writing through it is a programmer error.
+  ///
+  /// - Throws: ``JournalError/notFound(path:)`` when the database has no journal tables;
+  ///   ``JournalError/postgres(location:_:)`` when it cannot be reached or refuses;
+  ///   ``JournalError/incompatibleVersion(path:found:supported:)`` for tables of another
+  ///   format.
+  public init(readingAt connection: String) throws(JournalError) {
+    let (string, opened) = try Self.connect(connection)
+    location = string.description
+    configuration = Journal.Configuration()
+    fencing = nil
+    isReadOnly = true
+    slot = PostgresConnectionSlot(opened, location: string)
+    guard try read({ (c) throws(JournalError) in try hasTables(c) }) else {
+      throw .notFound(path: location)
+    }
+    try checkFormat()
+  }
+
+  /// The parsed connection string and a connection to it.
+  static func connect(
+    _ connection: String
+  ) throws(JournalError) -> (PostgresConnectionString, PostgresConnection) {
+    let string: PostgresConnectionString
+    do { string = try PostgresConnectionString(connection) } catch {
+      throw .postgres(location: "(connection string)", error)
+    }
+    do {
+      return (string, try PostgresConnection(string))
+    } catch {
+      throw .postgres(location: string.description, error)
+    }
+  }
+
+  /// Creates the lease's and the journal's tables unless they exist, in the caller's
+  /// transaction, serialized with other sessions doing the same by the setup lock.
+  static func createTables(on connection: PostgresConnection) throws(PostgresError) {
+    try connection.exec("SELECT pg_advisory_xact_lock($1)", [.int8(PostgresLeaseSchema.setupLock)])
+    try connection.run(script: PostgresLeaseSchema.create)
+    try connection.run(script: PostgresJournalSchema.create)
+  }
+
+  /// Throws ``JournalError/incompatibleVersion(path:found:supported:)`` unless the tables are
+  /// of this build's format.
+  private func checkFormat() throws(JournalError) {
     let meta = try read { (connection) throws(JournalError) in try self.meta(connection) }
     guard meta.version == PostgresJournalSchema.version else {
       throw .incompatibleVersion(

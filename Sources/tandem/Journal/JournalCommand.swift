@@ -8,12 +8,13 @@ import TandemSync
   import Darwin
 #endif
 
-/// `tandem journal <command>`: look into, check, compact and back up a leader's journal file.
+/// `tandem journal <command>`: look into, check, compact, back up and salvage a leader's
+/// journal, an SQLite file or (inspect, verify, compact) a PostgreSQL database.
 let journalCommands = CommandGroup(
   name: "tandem journal",
   summary:
     "Inspect, verify, compact, back up and salvage a leader's journal (an SQLite file, or, for "
-    + "verify and compact, a PostgreSQL database).",
+    + "inspect, verify and compact, a PostgreSQL database).",
   commands: [
     journalInspectCommand, journalVerifyCommand, journalCompactCommand, journalBackupCommand,
     journalSalvageCommand,
@@ -23,8 +24,8 @@ let journalCommands = CommandGroup(
       0   success (verify: every check passed)
       1   the journal cannot be used, or (verify) a check found a problem
       64  the command was called wrongly (see the usage above)
-      66  there is no journal at the --db path
-      69  inspect or backup was given a PostgreSQL journal (they read files only)
+      66  there is no journal at the --db location
+      69  backup or salvage was given a PostgreSQL journal (they read files only)
       74  the output could not be written (e.g. a full disk)
     """
 )
@@ -63,7 +64,7 @@ func journalPath(_ arguments: inout CommandLineArguments, command: String) throw
     throw CommandFailure(
       .unavailable,
       "tandem journal \(command) reads SQLite journal files only; for a PostgreSQL journal, use "
-        + "tandem journal verify or compact")
+        + "tandem journal inspect, verify or compact")
   }
 }
 
@@ -79,12 +80,34 @@ let journalLocationHelp =
   + "                 environment variable (keeps a password off the command line).\n"
   + "                 Passwords are never printed.\n"
 
-/// Opens the journal at `path` read-only; a path with no file there ends with status 66
-/// (EX_NOINPUT), as sysexits has it for missing input.
+/// Opens the journal at `location` read-only (no lock, no lease, nothing written); no journal
+/// there ends with status 66 (EX_NOINPUT), as sysexits has it for missing input.
+func readJournal(_ location: JournalLocation) throws -> any JournalReader {
+  do {
+    return try location.openForReading()
+  } catch .notFound {
+    throw noJournal(location)
+  }
+}
+
+/// Opens the journal file at `path` read-only; no file there ends with status 66.
 func readJournal(at path: String) throws -> Journal {
   do {
     return try Journal(readingAt: path)
   } catch .notFound {
-    throw CommandFailure(.notFound, "no journal at \(path): check the --db path")
+    throw noJournal(.sqlite(path: path))
+  }
+}
+
+/// The failure for a location without a journal: status 66.
+func noJournal(_ location: JournalLocation, option: String = "--db") -> CommandFailure {
+  switch location {
+  case .sqlite(let path):
+    return CommandFailure(.notFound, "no journal at \(path): check the \(option) path")
+  case .postgres:
+    return CommandFailure(
+      .notFound,
+      "no journal in \(location): the database has no Tandem journal tables; check the "
+        + "\(option) URL")
   }
 }
