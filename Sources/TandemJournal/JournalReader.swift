@@ -1,5 +1,5 @@
-/// A journal opened only to be read, whichever database holds it: what `tandem journal inspect`
-/// and `verify` need. ``Journal`` (opened with ``Journal/init(readingAt:)``) and
+/// A journal opened only to be read, whichever database holds it: what `tandem journal inspect`,
+/// `verify` and `backup` need. ``Journal`` (opened with ``Journal/init(readingAt:)``) and
 /// ``PostgresJournal`` (opened with ``PostgresJournal/init(readingAt:)``) conform; neither takes
 /// the leader's lock or lease, and neither writes, so a leader may be running.
 public protocol JournalReader: AnyObject, Sendable {
@@ -11,6 +11,10 @@ public protocol JournalReader: AnyObject, Sendable {
   /// A thorough check of the journal in one read transaction; `progress` gets a line before
   /// each check.
   func verify(progress: (String) -> Void) throws(JournalError) -> Journal.Verification
+  /// Copies the journal, in one consistent read, into a new SQLite journal file at
+  /// `destination` (``Journal/backup(to:)``, ``PostgresJournal/backup(to:)``, which say why the
+  /// history restored from it never continues its epoch).
+  func backup(to destination: String) throws(JournalError) -> Journal.Backup
   /// Releases the journal (its file, or its connection).
   func close()
 }

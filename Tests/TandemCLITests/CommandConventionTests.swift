@@ -59,7 +59,7 @@ struct CommandConventionTests {
   /// Every command's help lists its exit statuses.
   @Test(arguments: [
     ("tandem", ["watch"]), ("tandem", ["stats"]), ("tandem", ["failover"]),
-    ("tandem", ["journal", "inspect"]),
+    ("tandem", ["journal", "inspect"]), ("tandem", ["journal", "backup"]),
     ("tandem", ["journal", "compact"]), ("tandem", ["bench", "sync"]),
     ("counter", ["leader"]), ("counter", ["follower"]), ("github-browser", ["leader"]),
     ("github-browser", ["web"]), ("github-browser", ["worker"]),

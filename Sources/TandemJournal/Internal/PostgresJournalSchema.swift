@@ -75,8 +75,10 @@ enum PostgresJournalSchema {
   static let meta = "SELECT key, value FROM tandem_meta"
   /// Sets the meta record $1 to $2.
   static let setMeta = "UPDATE tandem_meta SET value = $2 WHERE key = $1"
-
   /// The columns of a ledger row, in ``LedgerRejections`` order.
   static let ledgerColumns =
     "client, last_number, last_sequence, last_active, rejections, generation, key"
+
+  /// The columns of a `tandem_deltas` row, as ``PostgresJournal/deltaRow(_:_:)`` reads them.
+  static let deltaColumns = "sequence, client, number, generation, key, tag, patch, chain"
 }

@@ -9,12 +9,12 @@ import TandemSync
 #endif
 
 /// `tandem journal <command>`: look into, check, compact, back up and salvage a leader's
-/// journal, an SQLite file or (inspect, verify, compact) a PostgreSQL database.
+/// journal, an SQLite file or a PostgreSQL database.
 let journalCommands = CommandGroup(
   name: "tandem journal",
   summary:
-    "Inspect, verify, compact, back up and salvage a leader's journal (an SQLite file, or, for "
-    + "inspect, verify and compact, a PostgreSQL database).",
+    "Inspect, verify, compact, back up and salvage a leader's journal (an SQLite file or a "
+    + "PostgreSQL database; salvage reads files only).",
   commands: [
     journalInspectCommand, journalVerifyCommand, journalCompactCommand, journalBackupCommand,
     journalSalvageCommand,
@@ -25,7 +25,7 @@ let journalCommands = CommandGroup(
       1   the journal cannot be used, or (verify) a check found a problem
       64  the command was called wrongly (see the usage above)
       66  there is no journal at the --db location
-      69  backup or salvage was given a PostgreSQL journal (they read files only)
+      69  salvage was given a PostgreSQL journal (it reads files only)
       74  the output could not be written (e.g. a full disk)
     """
 )
@@ -63,8 +63,8 @@ func journalPath(_ arguments: inout CommandLineArguments, command: String) throw
   case .postgres:
     throw CommandFailure(
       .unavailable,
-      "tandem journal \(command) reads SQLite journal files only; for a PostgreSQL journal, use "
-        + "tandem journal inspect, verify or compact")
+      "tandem journal \(command) reads SQLite journal files only; a PostgreSQL journal is "
+        + "checked with tandem journal verify, and copied with tandem journal backup")
   }
 }
 
