@@ -5,8 +5,9 @@ import Testing
 @testable import TandemJournal
 @testable import TandemProtocol
 
-/// A PostgreSQL journal backed up into a journal file: the same history, checked as it is
-/// copied, in a file a leader starts on in a new epoch.
+/// A PostgreSQL journal backed up into a journal file and restored into another database: the
+/// same history, checked as it is copied, and a restore that never continues the backup's
+/// epoch and never writes over a journal.
 @Suite struct PostgresJournalBackupTests {
   typealias Fixture = PostgresJournalTests
 
@@ -137,6 +138,130 @@ import Testing
       }
       #expect(!FileManager.default.fileExists(atPath: path))
       #expect(!FileManager.default.fileExists(atPath: path + "-journal"))
+    }
+  }
+
+  @Test func aRestoreCopiesTheBackupIntoAnEmptyDatabaseWithANewEpoch() throws {
+    let (_, journal) = try journalWithHistory()
+    try withDirectory { directory in
+      let path = directory + "/backup.journal"
+      let backup = try journal.backup(to: path)
+      // Empty tables, as a leader's first open leaves them, hold no journal yet.
+      let target = try PostgresTestCluster.database()
+      _ = try PostgresJournal(connection: target)
+      let restore = try PostgresJournal.restore(from: path, into: target)
+      #expect(restore.backupEpoch == backup.epoch && restore.epoch != backup.epoch)
+      #expect(restore.lastSequence == 7 && restore.snapshotSequence == 6)
+      #expect(restore.oldestSequence == 2 && restore.actionsAfterSnapshot == 1)
+      #expect(restore.location == (try PostgresConnectionString(target)).description)
+
+      let restored = try PostgresJournal(
+        connection: target, configuration: .init(compactsAfterSnapshot: false))
+      try Self.expectSameHistory(restored, as: journal, epoch: restore.epoch)
+      // The history goes on where the backup ends, on the chain.
+      try restored.append([Fixture.delta(8)])
+      #expect(try restored.verify().isSound)
+      // The snapshot policy's counters are the journal's own (one delta after the snapshot).
+      var meta: PostgresJournalMeta?
+      try restored.read { (connection) throws(JournalError) in meta = try restored.meta(connection)
+      }
+      #expect(meta?.deltasSinceSnapshot == 2)
+    }
+  }
+
+  /// A leader's journal file moves into PostgreSQL the same way: backed up, then restored.
+  @Test func aBackupOfAJournalFileIsRestoredToo() throws {
+    try withDirectory { directory in
+      let file = try Journal(
+        path: directory + "/leader.journal",
+        configuration: .init(durability: .full, compactsAfterSnapshot: false))
+      try PostgresJournalInspectionTests.writeHistory(file)
+      _ = try file.backup(to: directory + "/backup.journal")
+      let expected = try file.recover()
+      file.close()
+      let target = try PostgresTestCluster.database()
+      let restore = try PostgresJournal.restore(from: directory + "/backup.journal", into: target)
+      #expect(restore.backupEpoch == expected.epoch && restore.epoch != expected.epoch)
+      #expect(restore.oldestSequence == 1 && restore.lastSequence == 6)
+      #expect(restore.snapshotSequence == 5 && restore.actionsAfterSnapshot == 1)
+      let restored = try PostgresJournal(connection: target)
+      let recovery = try restored.recover()
+      #expect(recovery.epoch == restore.epoch)
+      Self.expectSameSnapshot(recovery.snapshot, expected.snapshot)
+      #expect(recovery.deltas == expected.deltas)
+      #expect(recovery.ledger == expected.ledger)
+      #expect(try restored.verify().isSound)
+    }
+  }
+
+  @Test func aRestoreIntoADatabaseWithAJournalIsRefusedAndWritesNothing() throws {
+    let (database, journal) = try journalWithHistory()
+    try withDirectory { directory in
+      let path = directory + "/backup.journal"
+      _ = try journal.backup(to: path)
+      let before = try journal.inspect(actions: 10)
+      #expect {
+        try PostgresJournal.restore(from: path, into: database)
+      } throws: { error in
+        guard case .restoreRefused(_, let reason) = error as? JournalError else { return false }
+        return reason.contains("already holds a journal") && reason.contains("up to sequence 7")
+          && !"\(error)".contains("drop") && "\(error)".contains("Nothing was written")
+      }
+      #expect(try journal.inspect(actions: 10) == before)
+
+      // A journal that holds only its first snapshot is a journal too.
+      let started = try PostgresTestCluster.database()
+      try PostgresJournal(connection: started).writeSnapshot(
+        sequence: 0, document: Fixture.initial, ledger: ClientLedger())
+      #expect {
+        try PostgresJournal.restore(from: path, into: started)
+      } throws: { error in
+        guard case .restoreRefused = error as? JournalError else { return false }
+        return true
+      }
+    }
+  }
+
+  @Test func aRestoreIsRefusedWhileALeaderHoldsTheLeaseAndAllowedOnceItRanOut() throws {
+    let (_, journal) = try journalWithHistory()
+    try withDirectory { directory in
+      let path = directory + "/backup.journal"
+      _ = try journal.backup(to: path)
+      let target = try PostgresTestCluster.database()
+      let lease = try PostgresLease(connection: target)
+      _ = try #require(
+        try lease.acquire(holder: "leader-a", control: "c", updates: "u", length: .seconds(60)))
+      #expect {
+        try PostgresJournal.restore(from: path, into: target)
+      } throws: { error in
+        guard case .restoreRefused(_, let reason) = error as? JournalError else { return false }
+        return reason.contains("leader-a holds the journal's lease")
+      }
+      let check = try PostgresConnection(target)
+      #expect(try check.exec("SELECT to_regclass('tandem_meta') IS NULL").bool(0, 0) == true)
+
+      try check.exec("UPDATE tandem_lease SET expires_at = clock_timestamp() - interval '1 s'")
+      let restore = try PostgresJournal.restore(from: path, into: target)
+      #expect(restore.lastSequence == 7)
+    }
+  }
+
+  @Test func aRestoreOfADamagedOrMissingBackupWritesNothing() throws {
+    let (_, journal) = try journalWithHistory()
+    try withDirectory { directory in
+      let target = try PostgresTestCluster.database()
+      #expect(throws: JournalError.notFound(path: directory + "/missing")) {
+        try PostgresJournal.restore(from: directory + "/missing", into: target)
+      }
+      let path = directory + "/backup.journal"
+      _ = try journal.backup(to: path)
+      let file = try SQLiteConnection(path: path, access: .readWrite)
+      try file.execute("UPDATE deltas SET tag = 'dec' WHERE sequence = 6")
+      #expect(throws: JournalError.corrupt(path: path, detail: DeltaChain.mismatch(at: 6))) {
+        try PostgresJournal.restore(from: path, into: target)
+      }
+      let check = try PostgresConnection(target)
+      #expect(try check.exec("SELECT to_regclass('tandem_meta') IS NULL").bool(0, 0) == true)
     }
   }
 }

@@ -60,7 +60,8 @@ struct CommandConventionTests {
   @Test(arguments: [
     ("tandem", ["watch"]), ("tandem", ["stats"]), ("tandem", ["failover"]),
     ("tandem", ["journal", "inspect"]), ("tandem", ["journal", "backup"]),
-    ("tandem", ["journal", "compact"]), ("tandem", ["bench", "sync"]),
+    ("tandem", ["journal", "restore"]), ("tandem", ["journal", "compact"]),
+    ("tandem", ["bench", "sync"]),
     ("counter", ["leader"]), ("counter", ["follower"]), ("github-browser", ["leader"]),
     ("github-browser", ["web"]), ("github-browser", ["worker"]),
     ("github-browser", ["fixture-api"]),

@@ -4,8 +4,8 @@ import TandemJournal
 import TandemSync
 import Testing
 
-/// `tandem journal inspect`, `verify` and `backup` on PostgreSQL journals (the tests' private
-/// cluster), given as a `postgres://` URL with a password, which is never shown.
+/// `tandem journal inspect`, `verify`, `backup` and `restore` on PostgreSQL journals (the tests'
+/// private cluster), given as a `postgres://` URL with a password, which is never shown.
 @Suite("tandem journal on a PostgreSQL journal", .serialized)
 struct JournalPostgresCommandTests {
   static let password = "s3cret-pw"
@@ -101,6 +101,53 @@ struct JournalPostgresCommandTests {
     }
   }
 
+  @Test func restoreCopiesABackupIntoANewDatabaseAndNeverOverAJournal() async throws {
+    let (_, url) = try await shelfDatabase()
+    try await withDirectory { directory in
+      let file = directory + "/backup.journal"
+      _ = try await TandemProcess.run(["journal", "backup", "--db", url, "--to", file])
+      let target = PostgresTestCluster.url(
+        try PostgresTestCluster.database(), password: Self.password)
+
+      let restored = try await TandemProcess.run(
+        ["journal", "restore", "--from", file, "--db", target])
+      #expect(restored.status == 0, "\(restored.error)")
+      expectNoPassword(restored)
+      #expect(restored.output.contains("restored \(file) into "))
+      #expect(restored.output.contains("the backup holds sequences up to 3"))
+      #expect(restored.output.contains("after the backup was taken are not in it and are lost"))
+      let original = try object(
+        try await TandemProcess.run(["journal", "inspect", "--db", url, "--json"]).output)
+      let copy = try object(
+        try await TandemProcess.run(["journal", "inspect", "--db", target, "--json"]).output)
+      #expect(copy["lastSequence"] as? Int == 3)
+      #expect(copy["epoch"] as? String != original["epoch"] as? String)
+      #expect(restored.output.contains("new epoch \(copy["epoch"] as? String ?? "?")"))
+
+      // A second restore finds a journal there: refused, nothing written.
+      let refused = try await TandemProcess.run(
+        ["journal", "restore", "--from", file], environment: ["TANDEM_JOURNAL_URL": target])
+      #expect(refused.status == 1)
+      #expect(refused.error.contains("already holds a journal"))
+      #expect(refused.error.contains("Nothing was written."))
+      expectNoPassword(refused)
+      let unchanged = try object(
+        try await TandemProcess.run(["journal", "inspect", "--db", target, "--json"]).output)
+      #expect(unchanged["epoch"] as? String == copy["epoch"] as? String)
+
+      let toAFile = try await TandemProcess.run(
+        ["journal", "restore", "--from", file, "--db", directory + "/leader.journal"])
+      #expect(toAFile.status == 69)
+      #expect(toAFile.error.contains("move the backup over it"))
+      #expect(!FileManager.default.fileExists(atPath: directory + "/leader.journal"))
+
+      let missing = try await TandemProcess.run(
+        ["journal", "restore", "--from", directory + "/missing", "--db", target])
+      #expect(missing.status == 66)
+      #expect(missing.error.contains("no journal at \(directory)/missing: check the --from path"))
+    }
+  }
+
   @Test func aDatabaseWithoutAJournalEndsWithStatus66AndGainsNoTables() async throws {
     let connection = try PostgresTestCluster.database()
     let url = PostgresTestCluster.url(connection, password: Self.password)
@@ -116,5 +163,25 @@ struct JournalPostgresCommandTests {
     let tables = try PostgresConnection(connection).exec(
       "SELECT count(*) FROM pg_tables WHERE tablename LIKE 'tandem_%'")
     #expect(tables.int64(0, 0) == 0)
+  }
+
+  @Test func theHelpOfBackupAndRestoreGivesBothRestoreProcedures() async throws {
+    for command in ["backup", "restore"] {
+      let help = try await TandemProcess.run(["journal", command, "--help"])
+      #expect(help.status == 0)
+      for text in [
+        "--db LOCATION", "TANDEM_JOURNAL_URL", "Passwords are never printed",
+        "To restore a journal file", "To restore a PostgreSQL journal",
+        "tandem journal restore --from FILE --db postgres://", "new epoch", "Exit status",
+        "\n  66 ", "\n  69 ",
+      ] {
+        #expect(help.output.contains(text), "journal \(command) --help lacks \(text)")
+      }
+    }
+    let restore = try await TandemProcess.run(["journal", "restore", "--help"])
+    #expect(restore.output.contains("--from FILE"))
+    #expect(restore.output.contains("no leader may hold its lease"))
+    let group = try await TandemProcess.run(["journal", "--help"])
+    #expect(group.output.contains("restore  Restore a backup into a PostgreSQL database"))
   }
 }

@@ -117,3 +117,42 @@ final class JournalFileWriter {
     for suffix in ["", "-journal"] { _ = unlink(path + suffix) }
   }
 }
+
+extension JournalSession {
+  /// Calls `body` with the stored `deltas` rows in order, as they are (unchecked: see
+  /// ``DeltaRowCheck``), `size` at a time.
+  func forEachRowBatch(
+    size: Int = 1000, _ body: ([DeltaRow]) throws(JournalError) -> Void
+  ) throws(JournalError) {
+    var failure: JournalError?
+    try sqlite { () throws(SQLiteError) in
+      try connection.statement(JournalSchema.selectDeltasFrom).run {
+        (row: SQLiteStatement) throws(SQLiteError) in
+        try row.bind(UInt64(0), at: 1)
+        var batch: [DeltaRow] = []
+        func flush() -> Bool {
+          do throws(JournalError) { try body(batch) } catch {
+            failure = error
+            return false
+          }
+          batch.removeAll(keepingCapacity: true)
+          return true
+        }
+        while try row.step() {
+          batch.append(
+            DeltaRow(
+              sequence: try row.sequence(at: 0, in: "deltas"),
+              action: AppliedAction(
+                origin: Origin(
+                  client: row.text(at: 1), number: row.uint64(at: 2),
+                  generation: row.uint64(at: 5), key: row.text(at: 7)),
+                tag: row.text(at: 3)),
+              patch: row.blob(at: 4), chain: row.uint64(at: 6)))
+          if batch.count >= size, !flush() { return }
+        }
+        if !batch.isEmpty { _ = flush() }
+      }
+    }
+    if let failure { throw failure }
+  }
+}

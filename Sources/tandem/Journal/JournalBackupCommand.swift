@@ -30,13 +30,16 @@ let journalBackupCommand = Command(
   }
 )
 
-/// How a backup is restored, for each kind of journal: the end of the help of backup.
+/// How a backup is restored, for each kind of journal: the end of the help of backup and
+/// restore.
 let journalRestoreProcedures = """
   To restore a journal file: stop the leader, move the copy over the journal file, remove the
   journal's -wal and -shm files (keep its -mark), and start the leader: when the journal went
   on after the backup, it mints a new epoch and says how many sequences the copy lacks.
-  A backup of a PostgreSQL journal is a journal file too, of the same history: a leader
-  started on it mints a new epoch.
+  To restore a PostgreSQL journal: stop the leaders sharing it, then run
+    tandem journal restore --from FILE --db postgres://...
+  into a database that holds no journal (a new one), which gives the restored history a new
+  epoch, and start the leaders on that database.
   Followers resync from the new epoch; the actions acknowledged after the backup was taken are
   not in it, and are lost.
   """

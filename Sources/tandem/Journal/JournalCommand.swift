@@ -8,31 +8,32 @@ import TandemSync
   import Darwin
 #endif
 
-/// `tandem journal <command>`: look into, check, compact, back up and salvage a leader's
-/// journal, an SQLite file or a PostgreSQL database.
+/// `tandem journal <command>`: look into, check, compact, back up, restore and salvage a
+/// leader's journal, an SQLite file or a PostgreSQL database.
 let journalCommands = CommandGroup(
   name: "tandem journal",
   summary:
-    "Inspect, verify, compact, back up and salvage a leader's journal (an SQLite file or a "
-    + "PostgreSQL database; salvage reads files only).",
+    "Inspect, verify, compact, back up, restore and salvage a leader's journal (an SQLite file "
+    + "or a PostgreSQL database; salvage reads files only).",
   commands: [
     journalInspectCommand, journalVerifyCommand, journalCompactCommand, journalBackupCommand,
-    journalSalvageCommand,
+    journalRestoreCommand, journalSalvageCommand,
   ],
   exitStatuses: """
     Exit status:
       0   success (verify: every check passed)
-      1   the journal cannot be used, or (verify) a check found a problem
+      1   the journal cannot be used, or (verify) a check found a problem, or (restore) the
+          database holds a journal or a leader holds its lease (nothing was written)
       64  the command was called wrongly (see the usage above)
-      66  there is no journal at the --db location
-      69  salvage was given a PostgreSQL journal (it reads files only)
+      66  there is no journal at the --db location (restore: at the --from path)
+      69  salvage was given a PostgreSQL journal, or restore a journal file (see their help)
       74  the output could not be written (e.g. a full disk)
     """
 )
 
 let journalCommand = Command(
   name: "journal",
-  summary: "Inspect, verify, compact, back up or salvage a leader's journal",
+  summary: "Inspect, verify, compact, back up, restore or salvage a leader's journal",
   subcommands: journalCommands
 )
 
