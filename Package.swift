@@ -179,6 +179,7 @@ let package = Package(
       name: "TandemCLITests",
       dependencies: [
         "TandemCLI", "Tandem", "StatePatch", "TandemProtocol", "TandemSync", "CommandLineKit",
+        "TandemJournal", "PostgresTestSupport",
       ]
     ),
     .testTarget(

@@ -72,38 +72,53 @@ extension JournalSession {
     sequence: UInt64, hash: UInt64, document: [UInt8], schema: [UInt8] = [],
     ledger: ClientLedger
   ) throws(SQLiteError) {
-    let connection = connection
     try connection.transaction { () throws(SQLiteError) in
-      let snapshot = try connection.statement(
-        """
-        INSERT OR REPLACE INTO snapshots (sequence, hash, document, schema)
-        VALUES (?1, ?2, ?3, ?4)
-        """)
-      try snapshot.run { (row: SQLiteStatement) throws(SQLiteError) in
-        try row.bind(sequence, at: 1)
-        try row.bind(hash, at: 2)
-        try row.bind(document, at: 3)
-        try row.bind(schema, at: 4)
-        _ = try row.step()
-      }
-      let clear = try connection.statement("DELETE FROM snapshot_ledger WHERE snapshot = ?1")
-      try clear.run { (row: SQLiteStatement) throws(SQLiteError) in
-        try row.bind(sequence, at: 1)
-        _ = try row.step()
-      }
-      try connection.execute("DELETE FROM ledger")
-      try raiseForgottenThrough(to: ledger.forgottenThrough)
-      let current = try connection.statement(JournalSchema.upsertLedger)
-      for (client, entry) in ledger.entries {
-        try current.run { (row: SQLiteStatement) throws(SQLiteError) in
-          try row.bindLedgerEntry(entry, of: client)
-          _ = try row.step()
-        }
-      }
-      // The snapshot's copy of the ledger: the rows just written, each encoded once.
-      let saved = try connection.statement(JournalSchema.copyLedgerToSnapshot)
-      try saved.run { (row: SQLiteStatement) throws(SQLiteError) in
-        try row.bind(sequence, at: 1)
+      try storeSnapshotRows(
+        sequence: sequence, hash: hash, document: document, schema: schema, ledger: ledger)
+    }
+  }
+
+  /// ``storeSnapshot(sequence:hash:document:schema:ledger:)`` in the caller's transaction.
+  package func storeSnapshotRows(
+    sequence: UInt64, hash: UInt64, document: [UInt8], schema: [UInt8] = [],
+    ledger: ClientLedger
+  ) throws(SQLiteError) {
+    let connection = connection
+    let snapshot = try connection.statement(
+      """
+      INSERT OR REPLACE INTO snapshots (sequence, hash, document, schema)
+      VALUES (?1, ?2, ?3, ?4)
+      """)
+    try snapshot.run { (row: SQLiteStatement) throws(SQLiteError) in
+      try row.bind(sequence, at: 1)
+      try row.bind(hash, at: 2)
+      try row.bind(document, at: 3)
+      try row.bind(schema, at: 4)
+      _ = try row.step()
+    }
+    let clear = try connection.statement("DELETE FROM snapshot_ledger WHERE snapshot = ?1")
+    try clear.run { (row: SQLiteStatement) throws(SQLiteError) in
+      try row.bind(sequence, at: 1)
+      _ = try row.step()
+    }
+    try replaceLedgerRows(with: ledger)
+    try raiseForgottenThrough(to: ledger.forgottenThrough)
+    // The snapshot's copy of the ledger: the rows just written, each encoded once.
+    let saved = try connection.statement(JournalSchema.copyLedgerToSnapshot)
+    try saved.run { (row: SQLiteStatement) throws(SQLiteError) in
+      try row.bind(sequence, at: 1)
+      _ = try row.step()
+    }
+  }
+
+  /// Replaces the rows of the current ledger with `ledger`'s entries (its forgotten-through
+  /// sequence is the caller's to store).
+  package func replaceLedgerRows(with ledger: ClientLedger) throws(SQLiteError) {
+    try connection.execute("DELETE FROM ledger")
+    let current = try connection.statement(JournalSchema.upsertLedger)
+    for (client, entry) in ledger.entries {
+      try current.run { (row: SQLiteStatement) throws(SQLiteError) in
+        try row.bindLedgerEntry(entry, of: client)
         _ = try row.step()
       }
     }

@@ -31,6 +31,10 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
   /// (`current`, as the database saw it), or it ran out. Nothing of the refused operation was
   /// stored.
   case fenced(holder: String, fencingEpoch: UInt64, current: LeaseRecord?)
+  /// ``PostgresJournal/restore(from:into:)`` will not write into the database at `location`
+  /// (its connection string without the password): it holds a journal already, or a leader
+  /// holds its lease, as `reason` says. Nothing was written.
+  case restoreRefused(location: String, reason: String)
 
   /// What went wrong and what to do about it, in one paragraph.
   public var description: String {
@@ -95,6 +99,9 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
       return "leader \(holder) lost the journal's lease (its fencing epoch \(fencingEpoch)): "
         + "\(now). Its write was refused and nothing of it stored; it must stop acting as leader "
         + "(followers move to the lease's holder)."
+    case .restoreRefused(let location, let reason):
+      return "restore into PostgreSQL journal \(location) refused: \(reason). Nothing was "
+        + "written."
     }
   }
 

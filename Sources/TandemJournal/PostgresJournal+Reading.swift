@@ -129,7 +129,7 @@ extension PostgresJournal {
     let result = try postgres { () throws(PostgresError) in
       try connection.exec(
         """
-        SELECT sequence, client, number, generation, key, tag, patch, chain
+        SELECT \(PostgresJournalSchema.deltaColumns)
         FROM tandem_deltas WHERE sequence >= $1 ORDER BY sequence
         """, [.int8(Int64(sequence))])
     }
@@ -137,30 +137,23 @@ extension PostgresJournal {
     var pending: [AppliedAction] = []
     var expected = sequence
     var bytes = 0
-    for row in 0..<result.count {
-      let rowSequence = UInt64(result.int64(row, 0) ?? 0)
-      guard rowSequence == expected else {
-        throw .gap(path: location, after: expected - 1, next: rowSequence)
+    for index in 0..<result.count {
+      let row = Self.deltaRow(result, index)
+      guard row.sequence == expected else {
+        throw .gap(path: location, after: expected - 1, next: row.sequence)
       }
       expected += 1
-      let action = AppliedAction(
-        origin: Origin(
-          client: result.string(row, 1), number: UInt64(bitPattern: result.int64(row, 2) ?? 0),
-          generation: UInt64(bitPattern: result.int64(row, 3) ?? 0), key: result.string(row, 4)),
-        tag: result.string(row, 5))
-      let patch = result.bytes(row, 6)
-      let stored = UInt64(bitPattern: result.int64(row, 7) ?? 0)
       chain = DeltaChain.link(
-        previous: chain, sequence: rowSequence, origin: action.origin, tag: action.tag,
-        patch: patch)
-      guard chain == stored else {
-        throw .corrupt(path: location, detail: DeltaChain.mismatch(at: rowSequence))
+        previous: chain, sequence: row.sequence, origin: row.action.origin, tag: row.action.tag,
+        patch: row.patch)
+      guard chain == row.chain else {
+        throw .corrupt(path: location, detail: DeltaChain.mismatch(at: row.sequence))
       }
-      pending.append(action)
-      guard !patch.isEmpty else { continue }
-      bytes += patch.count
+      pending.append(row.action)
+      guard !row.patch.isEmpty else { continue }
+      bytes += row.patch.count
       if bytes > maximumBytes { return nil }
-      deltas.append(Delta(sequence: rowSequence, actions: pending, patch: patch))
+      deltas.append(Delta(sequence: row.sequence, actions: pending, patch: row.patch))
       pending = []
     }
     guard pending.isEmpty else {
@@ -168,5 +161,19 @@ extension PostgresJournal {
         path: location, detail: "the history ends inside a delta, at sequence \(expected - 1)")
     }
     return deltas
+  }
+
+  /// The row `index` of `result`, which selected ``PostgresJournalSchema/deltaColumns``.
+  static func deltaRow(_ result: PostgresResult, _ index: Int) -> DeltaRow {
+    DeltaRow(
+      sequence: UInt64(result.int64(index, 0) ?? 0),
+      action: AppliedAction(
+        origin: Origin(
+          client: result.string(index, 1),
+          number: UInt64(bitPattern: result.int64(index, 2) ?? 0),
+          generation: UInt64(bitPattern: result.int64(index, 3) ?? 0),
+          key: result.string(index, 4)),
+        tag: result.string(index, 5)),
+      patch: result.bytes(index, 6), chain: UInt64(bitPattern: result.int64(index, 7) ?? 0))
   }
 }

@@ -45,6 +45,8 @@ public final class PostgresJournal: Sendable {
   /// The lease this journal's writes are checked against; nil for a journal with no lease
   /// (a single leader, or `tandem journal` commands run while no leader writes).
   public let fencing: Fencing?
+  /// Whether this journal was opened with ``init(readingAt:)``.
+  public let isReadOnly: Bool
   let slot: PostgresConnectionSlot
 
   /// Connects to the database at `connection`, creates the journal's and the lease's tables
@@ -57,22 +59,15 @@ public final class PostgresJournal: Sendable {
     connection: String, configuration: Journal.Configuration = Journal.Configuration(),
     fencing: Fencing? = nil
   ) throws(JournalError) {
-    let string: PostgresConnectionString
-    do { string = try PostgresConnectionString(connection) } catch {
-      throw .postgres(location: "(connection string)", error)
-    }
+    let (string, opened) = try Self.connect(connection)
     location = string.description
     self.configuration = configuration
     self.fencing = fencing
+    isReadOnly = false
     let location = location
-    let opened: PostgresConnection
     do {
-      opened = try PostgresConnection(string)
       try opened.transaction(wrap: { $0 }) { () throws(PostgresError) in
-        try opened.exec(
-          "SELECT pg_advisory_xact_lock($1)", [.int8(PostgresLeaseSchema.setupLock)])
-        try opened.run(script: PostgresLeaseSchema.create)
-        try opened.run(script: PostgresJournalSchema.create)
+        try Self.createTables(on: opened)
         try opened.exec(
           PostgresJournalSchema.seed, [.int8(Int64(bitPattern: Epoch.random().rawValue))])
       }
@@ -80,6 +75,56 @@ public final class PostgresJournal: Sendable {
       throw .postgres(location: location, error)
     }
     slot = PostgresConnectionSlot(opened, location: string)
+    try checkFormat()
+  }
+
+  /// Connects to the existing journal in the database at `connection` to read it (`tandem
+  /// journal inspect`, `verify`, `backup`): it creates nothing, writes nothing and needs no
+  /// lease, so leaders may be running on it. Writing through it is a programmer error.
+  ///
+  /// - Throws: ``JournalError/notFound(path:)`` when the database has no journal tables;
+  ///   ``JournalError/postgres(location:_:)`` when it cannot be reached or refuses;
+  ///   ``JournalError/incompatibleVersion(path:found:supported:)`` for tables of another
+  ///   format.
+  public init(readingAt connection: String) throws(JournalError) {
+    let (string, opened) = try Self.connect(connection)
+    location = string.description
+    configuration = Journal.Configuration()
+    fencing = nil
+    isReadOnly = true
+    slot = PostgresConnectionSlot(opened, location: string)
+    guard try read({ (c) throws(JournalError) in try hasTables(c) }) else {
+      throw .notFound(path: location)
+    }
+    try checkFormat()
+  }
+
+  /// The parsed connection string and a connection to it.
+  static func connect(
+    _ connection: String
+  ) throws(JournalError) -> (PostgresConnectionString, PostgresConnection) {
+    let string: PostgresConnectionString
+    do { string = try PostgresConnectionString(connection) } catch {
+      throw .postgres(location: "(connection string)", error)
+    }
+    do {
+      return (string, try PostgresConnection(string))
+    } catch {
+      throw .postgres(location: string.description, error)
+    }
+  }
+
+  /// Creates the lease's and the journal's tables unless they exist, in the caller's
+  /// transaction, serialized with other sessions doing the same by the setup lock.
+  static func createTables(on connection: PostgresConnection) throws(PostgresError) {
+    try connection.exec("SELECT pg_advisory_xact_lock($1)", [.int8(PostgresLeaseSchema.setupLock)])
+    try connection.run(script: PostgresLeaseSchema.create)
+    try connection.run(script: PostgresJournalSchema.create)
+  }
+
+  /// Throws ``JournalError/incompatibleVersion(path:found:supported:)`` unless the tables are
+  /// of this build's format.
+  private func checkFormat() throws(JournalError) {
     let meta = try read { (connection) throws(JournalError) in try self.meta(connection) }
     guard meta.version == PostgresJournalSchema.version else {
       throw .incompatibleVersion(
@@ -127,40 +172,31 @@ public final class PostgresJournal: Sendable {
       }
       try postgres { () throws(PostgresError) in
         var chain = meta.lastChain
-        var rows = DeltaRows()
+        var rows = PostgresDeltaRows()
         for delta in deltas {
           for (sequence, action) in delta.sequencedActions {
             let patch = sequence == delta.sequence ? delta.patch : []
             chain = DeltaChain.link(
               previous: chain, sequence: sequence, origin: action.origin, tag: action.tag,
               patch: patch)
-            rows.add(sequence: sequence, action: action, patch: patch, chain: chain)
+            rows.add(DeltaRow(sequence: sequence, action: action, patch: patch, chain: chain))
           }
           meta.deltasSinceSnapshot += 1
           meta.bytesSinceSnapshot += Int64(delta.patch.count)
         }
         // All rows of the batch in one statement: one round trip, whatever the batch's size.
-        if !rows.sequences.isEmpty {
-          try connection.exec(
-            """
-            INSERT INTO tandem_deltas
-              (sequence, client, number, generation, key, tag, patch, chain)
-            SELECT * FROM unnest($1::int8[], $2::text[], $3::int8[], $4::int8[], $5::text[],
-              $6::text[], $7::bytea[], $8::int8[])
-            """, rows.parameters)
-        }
+        try rows.insert(on: connection)
         meta.lastChain = chain
         meta.lastSequence = expected - 1
         for (client, entry) in ledger.sorted(by: { $0.key < $1.key }) {
           try connection.exec(
-            """
-            INSERT INTO tandem_ledger (\(PostgresJournalSchema.ledgerColumns))
-            VALUES ($1, $2, $3, $4, $5, $6, $7)
-            ON CONFLICT (client) DO UPDATE SET last_number = excluded.last_number,
-              last_sequence = excluded.last_sequence, last_active = excluded.last_active,
-              rejections = excluded.rejections, generation = excluded.generation,
-              key = excluded.key
-            """, Self.ledgerParameters(client, entry))
+            PostgresJournalSchema.insertLedger + """
+
+              ON CONFLICT (client) DO UPDATE SET last_number = excluded.last_number,
+                last_sequence = excluded.last_sequence, last_active = excluded.last_active,
+                rejections = excluded.rejections, generation = excluded.generation,
+                key = excluded.key
+              """, Self.ledgerParameters(client, entry))
         }
         for client in forgetting {
           try connection.exec("DELETE FROM tandem_ledger WHERE client = $1", [.text(client)])
@@ -189,34 +225,38 @@ public final class PostgresJournal: Sendable {
         throw .sequenceMismatch(expected: meta.lastSequence, got: sequence)
       }
       try postgres { () throws(PostgresError) in
-        try connection.exec(
-          "DELETE FROM tandem_snapshots WHERE sequence = $1", [.int8(Int64(sequence))])
-        try connection.exec(
-          "INSERT INTO tandem_snapshots (sequence, hash, document, schema) VALUES ($1, $2, $3, $4)",
-          [
-            .int8(Int64(sequence)), .int8(Int64(bitPattern: JSONValue.fnv1a(document))),
-            .bytea(document), .bytea(schema),
-          ])
-        try connection.exec("DELETE FROM tandem_ledger")
-        for (client, entry) in ledger.entries.sorted(by: { $0.key < $1.key }) {
-          let parameters = Self.ledgerParameters(client, entry)
-          try connection.exec(
-            """
-            INSERT INTO tandem_ledger (\(PostgresJournalSchema.ledgerColumns))
-            VALUES ($1, $2, $3, $4, $5, $6, $7)
-            """, parameters)
-          try connection.exec(
-            """
-            INSERT INTO tandem_snapshot_ledger (snapshot, \(PostgresJournalSchema.ledgerColumns))
-            VALUES ($8, $1, $2, $3, $4, $5, $6, $7)
-            """, parameters + [.int8(Int64(sequence))])
-        }
+        try Self.storeSnapshot(
+          JournalSnapshot(
+            sequence: sequence, hash: JSONValue.fnv1a(document), document: document,
+            ledger: ledger, schema: schema),
+          on: connection)
       }
       meta.forgottenThrough = ledger.forgottenThrough
       meta.deltasSinceSnapshot = 0
       meta.bytesSinceSnapshot = 0
     }
     if configuration.compactsAfterSnapshot { _ = try compact() }
+  }
+
+  /// Stores `snapshot` (replacing one at its sequence) and its ledger, which also replaces the
+  /// current ledger, in the caller's transaction.
+  static func storeSnapshot(
+    _ snapshot: JournalSnapshot, on connection: PostgresConnection
+  ) throws(PostgresError) {
+    let sequence = PostgresValue.int8(Int64(snapshot.sequence))
+    try connection.exec("DELETE FROM tandem_snapshots WHERE sequence = $1", [sequence])
+    try connection.exec(
+      "INSERT INTO tandem_snapshots (sequence, hash, document, schema) VALUES ($1, $2, $3, $4)",
+      [
+        sequence, .int8(Int64(bitPattern: snapshot.hash)), .bytea(snapshot.document),
+        .bytea(snapshot.schema),
+      ])
+    try connection.exec("DELETE FROM tandem_ledger")
+    for (client, entry) in snapshot.ledger.entries.sorted(by: { $0.key < $1.key }) {
+      let parameters = ledgerParameters(client, entry)
+      try connection.exec(PostgresJournalSchema.insertLedger, parameters)
+      try connection.exec(PostgresJournalSchema.insertSnapshotLedger, parameters + [sequence])
+    }
   }
 
   /// The parameters $1...$7 of a ledger row.
@@ -226,36 +266,6 @@ public final class PostgresJournal: Sendable {
       .int8(Int64(bitPattern: entry.lastSequence)), .int8(Int64(bitPattern: entry.lastActive)),
       .bytea(LedgerRejections.encode(entry)), .int8(Int64(bitPattern: entry.generation)),
       .text(entry.key),
-    ]
-  }
-}
-
-/// The columns of a batch's `tandem_deltas` rows, sent as arrays.
-private struct DeltaRows {
-  var sequences: [Int64] = []
-  var clients: [String] = []
-  var numbers: [Int64] = []
-  var generations: [Int64] = []
-  var keys: [String] = []
-  var tags: [String] = []
-  var patches: [[UInt8]] = []
-  var chains: [Int64] = []
-
-  mutating func add(sequence: UInt64, action: AppliedAction, patch: [UInt8], chain: UInt64) {
-    sequences.append(Int64(sequence))
-    clients.append(action.origin.client)
-    numbers.append(Int64(bitPattern: action.origin.number))
-    generations.append(Int64(bitPattern: action.origin.generation))
-    keys.append(action.origin.key)
-    tags.append(action.tag)
-    patches.append(patch)
-    chains.append(Int64(bitPattern: chain))
-  }
-
-  var parameters: [PostgresValue] {
-    [
-      .int8Array(sequences), .textArray(clients), .int8Array(numbers), .int8Array(generations),
-      .textArray(keys), .textArray(tags), .byteaArray(patches), .int8Array(chains),
     ]
   }
 }

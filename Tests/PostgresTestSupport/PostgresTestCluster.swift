@@ -51,6 +51,20 @@ public enum PostgresTestCluster {
     "host=\(address.directory) port=\(address.port) user=tandem dbname=\(database)"
   }
 
+  /// The database of `connectionString` (as ``database()`` returns it) as a `postgres://` URL,
+  /// which `--db` takes, with `password` in it when given: the cluster trusts every local
+  /// connection and ignores it, which suits tests that check a password is never shown.
+  public static func url(_ connectionString: String, password: String? = nil) -> String {
+    var options: [Substring: Substring] = [:]
+    for pair in connectionString.split(separator: " ") {
+      guard let equals = pair.firstIndex(of: "=") else { continue }
+      options[pair[..<equals]] = pair[pair.index(after: equals)...]
+    }
+    let user = (options["user"] ?? "tandem") + (password.map { ":" + $0 } ?? "")
+    return "postgres://\(user)@/\(options["dbname"] ?? "postgres")"
+      + "?host=\(options["host"] ?? "")&port=\(options["port"] ?? "")"
+  }
+
   /// The directory of PostgreSQL's server programs (`initdb`, `pg_ctl`).
   static func binDirectory() throws(PostgresTestClusterError) -> String {
     let candidates = ["/usr/lib/postgresql/15/bin", "/usr/lib/postgresql/16/bin"]

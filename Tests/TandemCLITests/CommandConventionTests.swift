@@ -59,9 +59,9 @@ struct CommandConventionTests {
   /// Every command's help lists its exit statuses.
   @Test(arguments: [
     ("tandem", ["watch"]), ("tandem", ["stats"]), ("tandem", ["failover"]),
-    ("tandem", ["journal", "inspect"]),
-    ("tandem", ["journal", "compact"]), ("tandem", ["bench", "sync"]),
-    ("tandem", ["bench", "failover"]),
+    ("tandem", ["journal", "inspect"]), ("tandem", ["journal", "backup"]),
+    ("tandem", ["journal", "restore"]), ("tandem", ["journal", "compact"]),
+    ("tandem", ["bench", "sync"]), ("tandem", ["bench", "failover"]),
     ("counter", ["leader"]), ("counter", ["follower"]), ("github-browser", ["leader"]),
     ("github-browser", ["web"]), ("github-browser", ["worker"]),
     ("github-browser", ["fixture-api"]),

@@ -20,10 +20,12 @@ struct TandemProcess {
 
   /// Runs `executable` (`tandem` unless told) with `arguments`, standard input at end of file,
   /// until it exits; it is killed (and an issue recorded) after `limit`. Standard output goes to
-  /// `standardOutput` when given, else it is read into ``output``.
+  /// `standardOutput` when given, else it is read into ``output``. `environment` adds to (or
+  /// replaces in) the test process's environment.
   static func run(
     _ arguments: [String], executable: String = "tandem", standardOutput: FileHandle? = nil,
-    limit: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation
+    environment: [String: String] = [:], limit: Duration = .seconds(60),
+    sourceLocation: SourceLocation = #_sourceLocation
   ) async throws -> TandemProcess {
     let directory = NSTemporaryDirectory() + "tandem-run-" + UUID().uuidString
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -34,6 +36,9 @@ struct TandemProcess {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: try path(of: executable))
     process.arguments = arguments
+    if !environment.isEmpty {
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     process.standardInput = FileHandle.nullDevice
     process.standardOutput =
       try standardOutput ?? FileHandle(forWritingTo: URL(fileURLWithPath: outputFile))

@@ -109,6 +109,7 @@ extension JournalError {
     case .system(_, let call, _): "system \(call)"
     case .postgres(_, let error): "postgres \(error.sqlState ?? "client")"
     case .fenced: "fenced"
+    case .restoreRefused: "restore refused"
     }
   }
 }

@@ -79,4 +79,52 @@ struct PostgresLeaderTests {
     #expect(try journal.verify().isSound)
     #expect(try journal.lastSequence == second.sequence)
   }
+
+  /// The restore procedure end to end: a running leader's PostgreSQL journal backed up, the
+  /// leader going on after the backup, then the backup restored into a new database, where a
+  /// leader starts with the backup's state in a new epoch, and its follower resyncs to it.
+  @Test func aBackupRestoredIntoANewDatabaseStartsALeaderInANewEpoch() async throws {
+    let database = try PostgresTestCluster.database()
+    let directory = try LeaderDirectory()
+    let first = try await makePostgresLeader(database, directory)
+    let follower = try await makeFollower(first) { $0.clientID = "steady" }
+    for value in 0..<30 {
+      _ = try await follower.send(Record(client: "steady", value: value)).applied()
+    }
+    // Every action so far is acknowledged, so committed: the backup holds them all.
+    let atBackup = first.store.state
+    let backupSequence = first.sequence
+    let backupPath = directory.path + "/backup.journal"
+    let backup = try PostgresJournal(readingAt: database).backup(to: backupPath)
+    #expect(backup.sequence == backupSequence)
+    #expect(backup.epoch == first.epoch)
+    // The leader goes on: these acknowledged actions are not in the backup.
+    for value in 30..<35 {
+      _ = try await follower.send(Record(client: "steady", value: value)).applied()
+    }
+    await first.stop()
+
+    let restored = try PostgresTestCluster.database()
+    let restore = try PostgresJournal.restore(from: backupPath, into: restored)
+    #expect(restore.lastSequence == backupSequence)
+    let second = try await makePostgresLeader(restored, directory)
+    #expect(second.epoch == restore.epoch)
+    #expect(second.epoch != first.epoch)
+    #expect(second.sequence == backupSequence)
+    #expect(second.store.state == atBackup)
+
+    // The follower, which saw the lost actions, resyncs to the restored history, and its
+    // next action is applied after it.
+    let resynced = await eventually("the follower resyncs to the restored history") {
+      follower.store.state == atBackup
+    }
+    #expect(resynced)
+    _ = try await follower.send(Record(client: "steady", value: 100)).applied()
+    #expect(second.store.state.log["steady"] == Array(0..<30) + [100])
+    #expect(follower.store.state == second.store.state)
+    #expect(try await follower.statistics().resyncs >= 1)
+    await follower.stop()
+    await second.stop()
+    #expect(try PostgresJournal(readingAt: restored).verify().isSound)
+  }
 }

@@ -53,6 +53,8 @@ extension PostgresJournal {
   func write<T: Sendable>(
     _ body: (PostgresConnection, inout PostgresJournalMeta) throws(JournalError) -> T
   ) throws(JournalError) -> T {
+    precondition(
+      !isReadOnly, "PostgresJournal \(location) was opened for reading; it cannot be written")
     let location = location
     let fencing = fencing
     return try slot.use(wrap: { JournalError.postgres(location: location, $0) }) {
@@ -116,6 +118,14 @@ extension PostgresJournal {
       try connection.exec(PostgresJournalSchema.meta)
     }
     return try PostgresJournalMeta(result, location: location)
+  }
+
+  /// Whether the database holds the journal's tables (its meta table stands for them all).
+  func hasTables(_ connection: PostgresConnection) throws(JournalError) -> Bool {
+    let result = try postgres { () throws(PostgresError) in
+      try connection.exec("SELECT to_regclass('tandem_meta') IS NOT NULL")
+    }
+    return result.bool(0, 0) == true
   }
 
   /// The sequence of the latest snapshot, if any.

@@ -75,8 +75,37 @@ enum PostgresJournalSchema {
   static let meta = "SELECT key, value FROM tandem_meta"
   /// Sets the meta record $1 to $2.
   static let setMeta = "UPDATE tandem_meta SET value = $2 WHERE key = $1"
+  /// Sets the meta record $1 to $2, inserting it when it is missing (a restore into tables it
+  /// has just created).
+  static let upsertMeta = """
+    INSERT INTO tandem_meta (key, value) VALUES ($1, $2)
+    ON CONFLICT (key) DO UPDATE SET value = excluded.value
+    """
 
   /// The columns of a ledger row, in ``LedgerRejections`` order.
   static let ledgerColumns =
     "client, last_number, last_sequence, last_active, rejections, generation, key"
+
+  /// The columns of a `tandem_deltas` row, as ``PostgresJournal/deltaRow(_:_:)`` reads them.
+  static let deltaColumns = "sequence, client, number, generation, key, tag, patch, chain"
+
+  /// Inserts a batch of `tandem_deltas` rows, sent as arrays (``PostgresDeltaRows``): one round
+  /// trip whatever the batch's size.
+  static let insertDeltas = """
+    INSERT INTO tandem_deltas
+      (sequence, client, number, generation, key, tag, patch, chain)
+    SELECT * FROM unnest($1::int8[], $2::text[], $3::int8[], $4::int8[], $5::text[],
+      $6::text[], $7::bytea[], $8::int8[])
+    """
+
+  /// Inserts a row of the current ledger ($1...$7, ``PostgresJournal/ledgerParameters(_:_:)``).
+  static let insertLedger = """
+    INSERT INTO tandem_ledger (\(ledgerColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7)
+    """
+
+  /// Inserts a row of the ledger of the snapshot $8 ($1...$7 as for ``insertLedger``).
+  static let insertSnapshotLedger = """
+    INSERT INTO tandem_snapshot_ledger (snapshot, \(ledgerColumns))
+    VALUES ($8, $1, $2, $3, $4, $5, $6, $7)
+    """
 }

@@ -8,30 +8,32 @@ import TandemSync
   import Darwin
 #endif
 
-/// `tandem journal <command>`: look into, check, compact and back up a leader's journal file.
+/// `tandem journal <command>`: look into, check, compact, back up, restore and salvage a
+/// leader's journal, an SQLite file or a PostgreSQL database.
 let journalCommands = CommandGroup(
   name: "tandem journal",
   summary:
-    "Inspect, verify, compact, back up and salvage a leader's journal (an SQLite file, or, for "
-    + "verify and compact, a PostgreSQL database).",
+    "Inspect, verify, compact, back up, restore and salvage a leader's journal (an SQLite file "
+    + "or a PostgreSQL database; salvage reads files only).",
   commands: [
     journalInspectCommand, journalVerifyCommand, journalCompactCommand, journalBackupCommand,
-    journalSalvageCommand,
+    journalRestoreCommand, journalSalvageCommand,
   ],
   exitStatuses: """
     Exit status:
       0   success (verify: every check passed)
-      1   the journal cannot be used, or (verify) a check found a problem
+      1   the journal cannot be used, or (verify) a check found a problem, or (restore) the
+          database holds a journal or a leader holds its lease (nothing was written)
       64  the command was called wrongly (see the usage above)
-      66  there is no journal at the --db path
-      69  inspect or backup was given a PostgreSQL journal (they read files only)
+      66  there is no journal at the --db location (restore: at the --from path)
+      69  salvage was given a PostgreSQL journal, or restore a journal file (see their help)
       74  the output could not be written (e.g. a full disk)
     """
 )
 
 let journalCommand = Command(
   name: "journal",
-  summary: "Inspect, verify, compact, back up or salvage a leader's journal",
+  summary: "Inspect, verify, compact, back up, restore or salvage a leader's journal",
   subcommands: journalCommands
 )
 
@@ -62,8 +64,8 @@ func journalPath(_ arguments: inout CommandLineArguments, command: String) throw
   case .postgres:
     throw CommandFailure(
       .unavailable,
-      "tandem journal \(command) reads SQLite journal files only; for a PostgreSQL journal, use "
-        + "tandem journal verify or compact")
+      "tandem journal \(command) reads SQLite journal files only; a PostgreSQL journal is "
+        + "checked with tandem journal verify, and copied with tandem journal backup")
   }
 }
 
@@ -79,12 +81,34 @@ let journalLocationHelp =
   + "                 environment variable (keeps a password off the command line).\n"
   + "                 Passwords are never printed.\n"
 
-/// Opens the journal at `path` read-only; a path with no file there ends with status 66
-/// (EX_NOINPUT), as sysexits has it for missing input.
+/// Opens the journal at `location` read-only (no lock, no lease, nothing written); no journal
+/// there ends with status 66 (EX_NOINPUT), as sysexits has it for missing input.
+func readJournal(_ location: JournalLocation) throws -> any JournalReader {
+  do {
+    return try location.openForReading()
+  } catch .notFound {
+    throw noJournal(location)
+  }
+}
+
+/// Opens the journal file at `path` read-only; no file there ends with status 66.
 func readJournal(at path: String) throws -> Journal {
   do {
     return try Journal(readingAt: path)
   } catch .notFound {
-    throw CommandFailure(.notFound, "no journal at \(path): check the --db path")
+    throw noJournal(.sqlite(path: path))
+  }
+}
+
+/// The failure for a location without a journal: status 66.
+func noJournal(_ location: JournalLocation, option: String = "--db") -> CommandFailure {
+  switch location {
+  case .sqlite(let path):
+    return CommandFailure(.notFound, "no journal at \(path): check the \(option) path")
+  case .postgres:
+    return CommandFailure(
+      .notFound,
+      "no journal in \(location): the database has no Tandem journal tables; check the "
+        + "\(option) URL")
   }
 }

@@ -20,6 +20,8 @@ let journalCompactCommand = Command(
     let window = try arguments.integer("window", default: 100_000)
     let reclaim = arguments.flag("reclaim")
     try arguments.finish()
+    // Only a journal that exists: opened for writing, a missing one would be created.
+    try readJournal(location).close()
     guard case .sqlite(let path) = location else {
       guard case .postgres(let connection) = location else { return }
       let journal = try PostgresJournal(
@@ -30,8 +32,6 @@ let journalCompactCommand = Command(
           + "\(compaction.snapshotsRemoved) snapshots")
       return
     }
-    // Only a journal that exists: opened for writing, a missing or empty file would become one.
-    try readJournal(at: path).close()
     let journal = try Journal(
       path: path,
       configuration: .init(durability: .full, catchUpWindow: UInt64(window)))

@@ -1,34 +1,35 @@
 import CommandLineKit
 import StatePatch
 import TandemJournal
+import TandemProtocol
 import TandemSync
 
-/// `tandem journal inspect --db PATH [--json]`: the journal's epoch, sequences, snapshot and
-/// the schema of the state type that wrote it, clients and sizes. Opens the file read-only, so it works while a leader runs.
+/// `tandem journal inspect --db LOCATION [--json]`: the journal's epoch, sequences, snapshot
+/// and the schema of the state type that wrote it, clients and sizes (and, for PostgreSQL, the
+/// lease). Reads in one transaction without the leader's lock or lease, so it works while a
+/// leader runs, and writes nothing.
 let journalInspectCommand = Command(
   name: "inspect",
   summary: "Print a journal's epoch, sequence range, snapshot, clients and sizes",
-  usage: "--db PATH [--json] [--actions N]\n\n"
-    + "  --db PATH    the journal file (opened read-only; a leader may be running)\n"
-    + "  --json       one JSON object instead of text, for scripts\n"
-    + "  --actions N  also list the latest N actions kept: sequence, tag, sender (client id\n"
-    + "               and number) and the name of the CURVE key that sent it (the audit\n"
-    + "               trail; empty for the leader's own actions and without keys)",
+  usage: "--db LOCATION [--json] [--actions N]\n\n" + journalLocationHelp
+    + "                 Read in one transaction, writing nothing; a leader may be running.\n"
+    + "  --json         one JSON object instead of text, for scripts\n"
+    + "  --actions N    also list the latest N actions kept: sequence, tag, sender (client id\n"
+    + "                 and number) and the name of the CURVE key that sent it (the audit\n"
+    + "                 trail; empty for the leader's own actions and without keys)",
   run: { words in
     var arguments = try CommandLineArguments(words, flags: ["json"])
-    let path = try journalPath(&arguments, command: "inspect")
+    let location = try journalLocation(&arguments)
     let json = arguments.flag("json")
     let actionCount = try arguments.integer("actions", default: 0, in: 0...1_000_000)
     try arguments.finish()
-    let journal = try readJournal(at: path)
-    let stats = try journal.stats()
-    let actions = try journal.recentActions(actionCount)
-    let schema = snapshotSchema(try journal.latestSnapshot())
+    let journal = try readJournal(location)
+    defer { journal.close() }
+    let inspection = try journal.inspect(actions: actionCount)
     try writeLine(
       json
-        ? inspectJSON(
-          path: path, stats, schema: schema, actions: actionCount > 0 ? actions : nil)
-        : inspectText(path: path, stats, schema: schema) + actionLines(actions))
+        ? inspectJSON(inspection, listingActions: actionCount > 0)
+        : inspectText(inspection) + actionLines(inspection.actions))
   }
 )
 
@@ -42,12 +43,11 @@ func actionLines(_ actions: [Journal.RecordedAction]) -> String {
     }.joined(separator: "\n")
 }
 
-/// The human-readable report.
-func inspectText(
-  path: String, _ stats: JournalStats, schema: SnapshotSchema = .none
-)
-  -> String
-{
+/// The human-readable report, the same for both kinds of journal but for the lines of where
+/// the records are kept.
+func inspectText(_ inspection: JournalInspection) -> String {
+  let stats = inspection.stats
+  let schema = SnapshotSchema(inspection.snapshotSchema)
   let range =
     stats.oldestSequence.map { "\($0)...\(stats.lastSequence)" } ?? "none kept"
   let snapshot =
@@ -55,9 +55,11 @@ func inspectText(
       "at sequence \(sequence), hash \(JournalOutput.hex(stats.snapshotHash ?? 0)), "
         + "\(JournalOutput.size(stats.snapshotBytes ?? 0)) (\(stats.snapshotCount) stored)"
     } ?? "none (a new journal)"
-  let lines: [(String, String)] = [
-    ("journal", path),
-    ("format", "version \(stats.formatVersion)"),
+  var lines: [(String, String)] = [
+    ("journal", inspection.location),
+    (
+      "format", "version \(stats.formatVersion)" + (stats.file == nil ? " (PostgreSQL tables)" : "")
+    ),
     ("epoch", "\(stats.epoch)"),
     ("last sequence", "\(stats.lastSequence)"),
     (
@@ -72,23 +74,39 @@ func inspectText(
       "\(stats.deltasSinceSnapshot) actions, \(JournalOutput.size(stats.bytesSinceSnapshot))"
     ),
     ("clients", "\(stats.clientCount), forgotten through sequence \(stats.forgottenThrough)"),
-    (
-      "file",
-      "\(JournalOutput.size(stats.fileBytes)) (\(stats.pageCount) pages of \(stats.pageSize) B, "
-        + "\(stats.freePages) free)"
-    ),
-    ("write-ahead log", JournalOutput.size(stats.walBytes)),
   ]
+  switch stats.storage {
+  case .file(let file):
+    lines.append(
+      (
+        "file",
+        "\(JournalOutput.size(file.bytes)) (\(file.pageCount) pages of \(file.pageSize) B, "
+          + "\(file.freePages) free)"
+      ))
+    lines.append(("write-ahead log", JournalOutput.size(file.walBytes)))
+  case .database(let database):
+    lines.append(("tables", JournalOutput.size(database.tableBytes)))
+    lines.append(("lease", leaseText(database.lease)))
+  }
   let width = lines.map(\.0.count).max() ?? 0
   return lines.map { $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 }
     .joined(separator: "\n")
 }
 
-/// The JSON report: one object, sizes in bytes, the epoch and hash as 16 hex digits.
-func inspectJSON(
-  path: String, _ stats: JournalStats, schema: SnapshotSchema = .none,
-  actions: [Journal.RecordedAction]? = nil
-) -> String {
+/// The lease as the report's line shows it.
+func leaseText(_ lease: LeaseRecord?) -> String {
+  guard let lease else { return "never taken" }
+  let holder = "\(lease.holder) (fencing epoch \(lease.fencingEpoch), control \(lease.control))"
+  return lease.isExpired
+    ? "expired; last held by \(holder)"
+    : "held by \(holder), \(JournalOutput.seconds(lease.remaining)) s left"
+}
+
+/// The JSON report: one object, sizes in bytes, the epoch and hash as 16 hex digits, the
+/// actions when they were asked for.
+func inspectJSON(_ inspection: JournalInspection, listingActions: Bool = false) -> String {
+  let stats = inspection.stats
+  let schema = SnapshotSchema(inspection.snapshotSchema)
   let snapshot =
     stats.snapshotSequence.map { sequence in
       JournalOutput.object([
@@ -97,18 +115,9 @@ func inspectJSON(
         ("bytes", JournalOutput.number(stats.snapshotBytes)),
       ])
     } ?? "null"
-  let listed = actions.map { actions in
-    "["
-      + actions.map { action in
-        JournalOutput.object([
-          ("sequence", "\(action.sequence)"), ("tag", JournalOutput.json(action.tag)),
-          ("client", JournalOutput.json(action.origin.client)),
-          ("number", "\(action.origin.number)"), ("key", JournalOutput.json(action.origin.key)),
-        ])
-      }.joined(separator: ",") + "]"
-  }
   var members: [(String, String)] = [
-    ("path", JournalOutput.json(path)),
+    ("path", JournalOutput.json(inspection.location)),
+    ("backend", JournalOutput.json(stats.file == nil ? "postgres" : "sqlite")),
     ("formatVersion", "\(stats.formatVersion)"),
     ("epoch", JournalOutput.json("\(stats.epoch)")),
     ("oldestSequence", JournalOutput.number(stats.oldestSequence)),
@@ -117,20 +126,44 @@ func inspectJSON(
     ("patchCount", "\(stats.patchCount)"),
     ("deltaBytes", "\(stats.deltaBytes)"),
     ("snapshot", snapshot),
-    ("state schema", schema.text),
     ("snapshotCount", "\(stats.snapshotCount)"),
     ("stateSchema", schema.json),
     ("deltasSinceSnapshot", "\(stats.deltasSinceSnapshot)"),
     ("bytesSinceSnapshot", "\(stats.bytesSinceSnapshot)"),
     ("clientCount", "\(stats.clientCount)"),
     ("forgottenThrough", "\(stats.forgottenThrough)"),
-    ("fileBytes", "\(stats.fileBytes)"),
-    ("walBytes", "\(stats.walBytes)"),
-    ("pageSize", "\(stats.pageSize)"),
-    ("pageCount", "\(stats.pageCount)"),
-    ("freePages", "\(stats.freePages)"),
   ]
-  if let listed { members.append(("actions", listed)) }
+  switch stats.storage {
+  case .file(let file):
+    members += [
+      ("fileBytes", "\(file.bytes)"), ("walBytes", "\(file.walBytes)"),
+      ("pageSize", "\(file.pageSize)"), ("pageCount", "\(file.pageCount)"),
+      ("freePages", "\(file.freePages)"),
+    ]
+  case .database(let database):
+    let lease =
+      database.lease.map { lease in
+        JournalOutput.object([
+          ("holder", JournalOutput.json(lease.holder)),
+          ("control", JournalOutput.json(lease.control)),
+          ("updates", JournalOutput.json(lease.updates)),
+          ("fencingEpoch", "\(lease.fencingEpoch)"),
+          ("expired", lease.isExpired ? "true" : "false"),
+          ("remainingSeconds", JournalOutput.seconds(lease.remaining)),
+        ])
+      } ?? "null"
+    members += [("tableBytes", "\(database.tableBytes)"), ("lease", lease)]
+  }
+  if listingActions {
+    let actions = inspection.actions.map { action in
+      JournalOutput.object([
+        ("sequence", "\(action.sequence)"), ("tag", JournalOutput.json(action.tag)),
+        ("client", JournalOutput.json(action.origin.client)),
+        ("number", "\(action.origin.number)"), ("key", JournalOutput.json(action.origin.key)),
+      ])
+    }
+    members.append(("actions", "[" + actions.joined(separator: ",") + "]"))
+  }
   return JournalOutput.object(members)
 }
 
@@ -143,6 +176,23 @@ enum SnapshotSchema {
   case recorded(SchemaDescription)
   /// Bytes that are not a schema description.
   case unreadable(String)
+
+  /// The schema in `bytes`, the latest snapshot's (nil when there is none).
+  init(_ bytes: [UInt8]?) {
+    guard let bytes else {
+      self = .none
+      return
+    }
+    guard !bytes.isEmpty else {
+      self = .notRecorded
+      return
+    }
+    do {
+      self = .recorded(try SchemaDescription(json: try JSONParser().parse(bytes)))
+    } catch {
+      self = .unreadable("\(error)")
+    }
+  }
 
   /// One line: the state type and its shape.
   var text: String {
@@ -158,16 +208,5 @@ enum SnapshotSchema {
   var json: String {
     if case .recorded(let schema) = self { return schema.json.canonicalText }
     return "null"
-  }
-}
-
-/// The schema recorded with `snapshot`.
-func snapshotSchema(_ snapshot: JournalSnapshot?) -> SnapshotSchema {
-  guard let snapshot else { return .none }
-  guard !snapshot.schema.isEmpty else { return .notRecorded }
-  do {
-    return .recorded(try SchemaDescription(json: try JSONParser().parse(snapshot.schema)))
-  } catch {
-    return .unreadable("\(error)")
   }
 }

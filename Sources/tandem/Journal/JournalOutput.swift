@@ -15,6 +15,14 @@ enum JournalOutput {
     return "\((value * 10).rounded() / 10) \(units[unit])"
   }
 
+  /// `duration` in seconds, rounded to `decimals` decimals.
+  static func seconds(_ duration: Duration, decimals: Int = 1) -> String {
+    let (seconds, attoseconds) = duration.components
+    let value = Double(seconds) + Double(attoseconds) * 1e-18
+    let scale = (0..<decimals).reduce(1.0) { scale, _ in scale * 10 }
+    return "\((value * scale).rounded() / scale)"
+  }
+
   /// `value` as 16 hexadecimal digits.
   static func hex(_ value: UInt64) -> String {
     let digits = String(value, radix: 16)

@@ -8,7 +8,7 @@ let journalVerifyCommand = Command(
   name: "verify",
   summary: "Check a journal's integrity: pages, format, gapless deltas, snapshot, ledger",
   usage: "--db LOCATION [--json]\n\n" + journalLocationHelp
-    + "                 Opened read-only; a leader may be running.\n"
+    + "                 Read in one transaction, writing nothing; a leader may be running.\n"
     + "  --json         one JSON object instead of text (progress still goes to stderr)\n\n"
     + "Exits with status 1 when the journal cannot be used or a check finds a problem.",
   run: { words in
@@ -19,15 +19,9 @@ let journalVerifyCommand = Command(
     try arguments.finish()
     let clock = ContinuousClock()
     let start = clock.now
-    let verification: Journal.Verification
-    switch location {
-    case .sqlite(let file):
-      verification = try readJournal(at: file).verify { line in printError(line) }
-    case .postgres(let connection):
-      verification = try PostgresJournal(connection: connection).verify { line in
-        printError(line)
-      }
-    }
+    let journal = try readJournal(location)
+    defer { journal.close() }
+    let verification = try journal.verify { line in printError(line) }
     let elapsed = clock.now - start
     if json {
       try writeLine(
@@ -43,12 +37,9 @@ let journalVerifyCommand = Command(
           ),
         ]))
     } else if verification.isSound {
-      let seconds =
-        Double(elapsed.components.seconds)
-        + Double(elapsed.components.attoseconds) * 1e-18
       try writeLine(
         "ok: \(path) passed \(verification.checks.count) checks in "
-          + "\((seconds * 100).rounded() / 100) s")
+          + "\(JournalOutput.seconds(elapsed, decimals: 2)) s")
     } else {
       for problem in verification.problems { try writeLine("problem: \(problem)") }
     }
