@@ -115,10 +115,24 @@ final class Registration {
   let socket: Socket
   var handler: (Socket) -> Void
   var isActive = true
+  /// The socket's ``Socket/uses`` when the loop last asked it for events and found no input;
+  /// nil when it must be asked (it had input, or was never asked).
+  private var quietAt: UInt?
 
   init(socket: Socket, handler: @escaping (Socket) -> Void) {
     self.socket = socket
     self.handler = handler
+  }
+
+  /// Whether anything used the socket since it was last found without input: a socket nothing
+  /// used signals news on its descriptor, so only a used one needs asking after a busy turn.
+  var usedSinceAsked: Bool { quietAt != socket.uses }
+
+  /// Asks the socket whether a message waits (``SocketOption/events``), noting the answer.
+  func hasInput() -> Bool {
+    let readable = (try? socket.get(.events))?.contains(.readable) ?? false
+    quietAt = readable ? nil : socket.uses
+    return readable
   }
 }
 

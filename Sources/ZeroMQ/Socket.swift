@@ -28,6 +28,11 @@ public final class Socket {
   // Only this socket's one thread touches the handle, and no access spans a call that could
   // reach it again, so the runtime exclusivity check on the hot path buys nothing.
   @exclusivity(unchecked) @usableFromInline var _handle: UnsafeMutableRawPointer?
+  /// How many times the handle was taken for a libzmq call. Any call on a socket may process
+  /// its pending commands, and with them the signal of its descriptor (`ZMQ_FD`); a socket
+  /// whose count has not moved since it was last found without input still signals news on its
+  /// descriptor, so the I/O loop need not ask it again (see `LoopScope.run()`).
+  @exclusivity(unchecked) @usableFromInline var _uses: UInt = 0
 
   /// A new socket of `kind` in `context`.
   public init(_ context: Context, _ kind: SocketKind) throws(ZMQError) {
@@ -42,11 +47,15 @@ public final class Socket {
     close()
   }
 
-  /// The open handle; traps once the socket is closed.
+  /// The open handle, counted as a use; traps once the socket is closed.
   @inlinable var handle: UnsafeMutableRawPointer {
     guard let handle = _handle else { preconditionFailure("\(kind) socket used after close()") }
+    _uses &+= 1
     return handle
   }
+
+  /// How many libzmq calls were made on the socket (see `_uses`).
+  var uses: UInt { _uses }
 
   /// Whether ``close()`` has run.
   public var isClosed: Bool { _handle == nil }

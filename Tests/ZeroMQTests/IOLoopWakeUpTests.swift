@@ -46,6 +46,42 @@ struct IOLoopWakeUpTests {
     await loop.shutdown()
   }
 
+  @Test("a busy turn asks only the sockets it used, and an unused one still gets its message")
+  func busyTurnsAskOnlyUsedSockets() async throws {
+    let loop = try IOLoop(name: "test-ask-used")
+    let received = Atomic<Int>(0)
+    let (busy, quiet) = try await loop.submit { scope in
+      let busy = try scope.makeSocket(.pair)
+      try busy.bind(.inproc("test-ask-used-busy"))
+      scope.register(busy) { socket in
+        while (try? socket.receive(wait: .nonBlocking)) != nil {}
+      }
+      let quiet = try scope.makeSocket(.pair)
+      try quiet.bind(.inproc("test-ask-used-quiet"))
+      scope.register(quiet) { socket in
+        while (try? socket.receive(wait: .nonBlocking)) != nil {
+          received.add(1, ordering: .relaxed)
+        }
+      }
+      return (LoopBound(busy, scope: scope), LoopBound(quiet, scope: scope))
+    }
+    // Busy turns: each job uses the busy socket. The quiet one, asked once after it was
+    // registered, is not asked again: nothing used it, so its descriptor still signals.
+    let before = try await loop.submit { _ in quiet.value.uses }
+    for _ in 0..<20 {
+      try await loop.submit { _ in _ = try busy.value.send("ping", wait: .nonBlocking) }
+    }
+    let after = try await loop.submit { _ in quiet.value.uses }
+    #expect(after == before, "the quiet socket was asked \(after - before) times")
+    let peer = try Socket(loop.context, .pair)
+    defer { peer.close() }
+    try peer.connect(.inproc("test-ask-used-quiet"))
+    try peer.send("to the quiet socket")
+    try await waitUntil { received.load(ordering: .relaxed) == 1 }
+    #expect(received.load(ordering: .relaxed) == 1)
+    await loop.shutdown()
+  }
+
   @Test("reading a LoopBound off its loop thread traps")
   func loopBoundTrapsOffLoop() async {
     await #expect(processExitsWith: .failure) {

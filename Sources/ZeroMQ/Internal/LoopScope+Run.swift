@@ -12,8 +12,10 @@ extension LoopScope {
   ///
   /// A socket's descriptor (`ZMQ_FD`) only says that the socket may have news, and any
   /// operation on the socket may consume that signal; `ZMQ_EVENTS` says whether a message
-  /// waits. So after a turn that ran any work, every registered socket is asked for its events
-  /// before the loop waits; after a bare wake-up, only the sockets whose descriptor fired.
+  /// waits. So after a turn that ran any work, every registered socket that was used since it
+  /// was last found without input is asked for its events before the loop waits (one nothing
+  /// touched, such as a monitor's, still signals on its descriptor); after a bare wake-up, only
+  /// the sockets whose descriptor fired.
   func run() {
     core.enterLoopThread()
     var descriptors: [pollfd] = []
@@ -38,7 +40,9 @@ extension LoopScope {
         askEvery = true
       }
 
-      var readable = askEvery ? polled.indices.filter { polled[$0].socket.hasInput } : []
+      var readable =
+        askEvery
+        ? polled.indices.filter { polled[$0].usedSinceAsked && polled[$0].hasInput() } : []
       var (jobs, stop) = takeQueuedJobs()
       if jobs.isEmpty, readable.isEmpty, !stop {
         let timeout = pollTimeout(now: clock.now)
@@ -46,7 +50,7 @@ extension LoopScope {
           wait(on: &descriptors, timeout: timeout)
           if descriptors[0].revents != 0 { (jobs, stop) = takeQueuedJobs(pipeReadable: true) }
           readable = polled.indices.filter {
-            descriptors[$0 + 1].revents != 0 && polled[$0].socket.hasInput
+            descriptors[$0 + 1].revents != 0 && polled[$0].hasInput()
           }
         }
       }
@@ -152,13 +156,5 @@ extension LoopScope {
     for owned in ownedSockets { owned.socket?.close() }
     ownedSockets = []
     core.finish()
-  }
-}
-
-extension Socket {
-  /// Whether a message waits to be received (``SocketOption/events``). Asking processes the
-  /// socket's pending commands and may reset its descriptor.
-  fileprivate var hasInput: Bool {
-    (try? get(.events))?.contains(.readable) ?? false
   }
 }
