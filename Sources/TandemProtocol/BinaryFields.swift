@@ -1,10 +1,14 @@
 /// Writing and reading the fields of a binary frame (a delta's head, a dispatched action):
 /// big-endian integers of a fixed width and texts whose lengths come first.
 extension Array where Element == UInt8 {
-  /// Appends the low `bytes` bytes of `value`, big-endian.
+  /// Appends the low `bytes` (1 to 8) bytes of `value`, big-endian: one copy of the bytes
+  /// of a shifted word rather than an append per byte (every delta and dispatched action
+  /// writes a handful of these).
   package mutating func appendBigEndian(_ value: UInt64, bytes: Int) {
-    for index in stride(from: bytes - 1, through: 0, by: -1) {
-      append(UInt8(truncatingIfNeeded: value >> UInt64(8 * index)))
+    precondition((1...8).contains(bytes), "a big-endian field has 1 to 8 bytes")
+    let word = (value << UInt64(64 - 8 * bytes)).bigEndian
+    Swift.withUnsafeBytes(of: word) {
+      append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[..<bytes]))
     }
   }
 
@@ -29,12 +33,23 @@ package struct ByteCursor {
   /// How many bytes are left to read.
   package var remaining: Int { bytes.count - offset }
 
-  /// The next `count` bytes as a big-endian integer.
+  /// The next `count` bytes as a big-endian integer; the 8- and 2-byte fields are read with one
+  /// load each.
   package mutating func integer(bytes count: Int) -> UInt64 {
-    var value: UInt64 = 0
-    for index in offset..<offset + count { value = value << 8 | UInt64(bytes[index]) }
-    offset += count
-    return value
+    precondition(count >= 0 && count <= remaining, "a field read past the end of its frame")
+    defer { offset += count }
+    guard let base = bytes.baseAddress else { return 0 }
+    let start = UnsafeRawPointer(base + offset)
+    switch count {
+    case 8: return UInt64(bigEndian: start.loadUnaligned(as: UInt64.self))
+    case 2: return UInt64(UInt16(bigEndian: start.loadUnaligned(as: UInt16.self)))
+    default:
+      var value: UInt64 = 0
+      for index in 0..<count {
+        value = value << 8 | UInt64(start.load(fromByteOffset: index, as: UInt8.self))
+      }
+      return value
+    }
   }
 
   /// The next `count` bytes.
