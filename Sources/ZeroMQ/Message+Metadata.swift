@@ -31,6 +31,8 @@ extension Socket {
   ) throws(ZMQError) -> (
     parts: [[UInt8]], userID: String?
   )? {
-    try receivePartsAndLast(wait: wait).map { ($0.parts, $0.last.userID) }
+    try receiveFrames(wait: wait) { message in
+      zmq_msg_gets(message, "User-Id").map { String(cString: $0) }
+    }.map { ($0.parts, $0.last) }
   }
 }

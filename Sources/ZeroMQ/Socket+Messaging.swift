@@ -146,23 +146,44 @@ extension Socket {
 
   /// The bytes of each frame of the next multipart message, or `nil` when none arrived in time.
   public func receiveParts(wait: Wait) throws(ZMQError) -> [[UInt8]]? {
-    try receivePartsAndLast(wait: wait)?.parts
+    try receiveFrames(wait: wait) { _ in () }?.parts
   }
 
-  /// The bytes of each frame of the next multipart message and its last frame (whose metadata
-  /// a caller may read), or `nil` when none arrived in time.
-  func receivePartsAndLast(wait: Wait) throws(ZMQError) -> (parts: [[UInt8]], last: Message)? {
-    let message = Message()
-    guard try receive(into: message, wait: wait) else { return nil }
-    // Most multipart messages have a handful of frames: one allocation instead of regrowing.
-    var parts: [[UInt8]] = []
-    parts.reserveCapacity(message.hasMore ? 8 : 1)
-    parts.append(message.bytes)
-    while message.hasMore {
-      _ = try receive(into: message)
-      parts.append(message.bytes)
+  /// The bytes of each frame of the next multipart message and what `readLast` reads of its
+  /// last frame (its metadata), or `nil` when none arrived in time.
+  ///
+  /// The frames go through one `zmq_msg_t` on the stack rather than a ``Message``: a loop that
+  /// drains a socket asks once more than there are messages, and the last, empty-handed call
+  /// then costs no allocation either.
+  func receiveFrames<Last>(
+    wait: Wait, readingLast readLast: (UnsafeMutablePointer<zmq_msg_t>) -> Last
+  ) throws(ZMQError) -> (parts: [[UInt8]], last: Last)? {
+    let handle = handle
+    return try withUnsafeTemporaryAllocation(of: zmq_msg_t.self, capacity: 1) {
+      buffer throws(ZMQError) -> (parts: [[UInt8]], last: Last)? in
+      let message = buffer.baseAddress!
+      zmq_msg_init(message)
+      defer { zmq_msg_close(message) }
+      guard
+        try perform("zmq_msg_recv", wait, .readable, { zmq_msg_recv(message, handle, $0) }) != nil
+      else { return nil }
+      // Most multipart messages have a handful of frames: one allocation instead of regrowing.
+      var parts: [[UInt8]] = []
+      parts.reserveCapacity(zmq_msg_more(message) != 0 ? 8 : 1)
+      parts.append(Self.bytes(of: message))
+      while zmq_msg_more(message) != 0 {
+        _ = try perform("zmq_msg_recv", .blocking, .readable) { zmq_msg_recv(message, handle, $0) }
+        parts.append(Self.bytes(of: message))
+      }
+      return (parts, readLast(message))
     }
-    return (parts, message)
+  }
+
+  /// A copy of the bytes of a received frame.
+  private static func bytes(of message: UnsafeMutablePointer<zmq_msg_t>) -> [UInt8] {
+    let count = zmq_msg_size(message)
+    guard count > 0, let data = zmq_msg_data(message) else { return [] }
+    return Array(UnsafeRawBufferPointer(start: data, count: count))
   }
 
   /// The bytes of each frame of the next multipart message, waiting for it.
