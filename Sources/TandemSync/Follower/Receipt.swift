@@ -10,13 +10,28 @@ import TandemProtocol
 /// // follower.store.state now includes the bookmark
 /// ```
 public final class Receipt: Sendable {
-  private typealias Waiter = CheckedContinuation<Result<UInt64, FollowerError>, Never>
+  /// A task awaiting ``applied()``. Unsafe rather than checked: each is resumed exactly once,
+  /// by whoever takes it out of ``Status`` under the lock, and a checked one costs an
+  /// allocation per wait, on the path of every round trip.
+  private typealias Waiter = UnsafeContinuation<Result<UInt64, FollowerError>, Never>
 
   private struct Status {
     var outcome: Result<UInt64, FollowerError>?
-    /// The tasks awaiting ``applied()``, by the number each was given.
-    var waiters: [Int: Waiter] = [:]
+    /// The first task awaiting ``applied()`` (usually the only one), with the number it was
+    /// given; held without a dictionary.
+    var first: (number: Int, waiter: Waiter)?
+    /// The other tasks awaiting ``applied()``, by the number each was given.
+    var others: [Int: Waiter] = [:]
     var nextWaiter = 0
+
+    /// Takes the waiter given `number` out, if it still waits.
+    mutating func removeWaiter(_ number: Int) -> Waiter? {
+      if let first, first.number == number {
+        self.first = nil
+        return first.waiter
+      }
+      return others.removeValue(forKey: number)
+    }
   }
 
   private let status = Mutex(Status())
@@ -38,18 +53,22 @@ public final class Receipt: Sendable {
       return status.nextWaiter
     }
     let result = await withTaskCancellationHandler {
-      await withCheckedContinuation { (waiter: Waiter) in
+      await withUnsafeContinuation { (waiter: Waiter) in
         let ready: Result<UInt64, FollowerError>? = status.withLock { status in
           if let outcome = status.outcome { return outcome }
           // Cancelled before the handler could find this waiter: it never will.
           if Task.isCancelled { return .failure(.waitCancelled) }
-          status.waiters[number] = waiter
+          if status.first == nil {
+            status.first = (number, waiter)
+          } else {
+            status.others[number] = waiter
+          }
           return nil
         }
         if let ready { waiter.resume(returning: ready) }
       }
     } onCancel: {
-      let waiter = status.withLock { $0.waiters.removeValue(forKey: number) }
+      let waiter = status.withLock { $0.removeWaiter(number) }
       waiter?.resume(returning: .failure(.waitCancelled))
     }
     return try result.get()
@@ -62,12 +81,16 @@ public final class Receipt: Sendable {
 
   /// Settles the receipt (once; later calls are ignored) and wakes its waiters.
   func settle(_ result: Result<UInt64, FollowerError>) {
-    let waiters = status.withLock { status -> [Waiter] in
-      guard status.outcome == nil else { return [] }
+    let (first, others) = status.withLock { status -> (Waiter?, [Int: Waiter]) in
+      guard status.outcome == nil else { return (nil, [:]) }
       status.outcome = result
-      defer { status.waiters.removeAll() }
-      return Array(status.waiters.values)
+      defer {
+        status.first = nil
+        status.others = [:]
+      }
+      return (status.first?.waiter, status.others)
     }
-    for waiter in waiters { waiter.resume(returning: result) }
+    first?.resume(returning: result)
+    for waiter in others.values { waiter.resume(returning: result) }
   }
 }
