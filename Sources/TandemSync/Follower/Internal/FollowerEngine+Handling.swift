@@ -62,11 +62,15 @@ extension FollowerEngine {
   /// updates socket is gone is dropped with it.
   private func feed(_ updates: [UpdateMessage]) {
     var next = 0
+    let now = ContinuousClock.now
     while next < updates.count, !stopped, subscriber != nil {
       let step = shared.step { core in
-        var effects: [FollowerEffect] = []
+        // One update (the usual case) returns its own effects, without a second array.
+        var effects = core.received(updates[next], now: now)
+        next += 1
+        guard !effects.contains(where: \.mayVoidTheRest) else { return effects }
         while next < updates.count {
-          let added = core.received(updates[next], now: .now)
+          let added = core.received(updates[next], now: now)
           next += 1
           effects += added
           if added.contains(where: \.mayVoidTheRest) { break }

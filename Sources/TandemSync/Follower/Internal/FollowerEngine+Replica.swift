@@ -38,8 +38,16 @@ extension FollowerEngine {
   @discardableResult
   func applyPendingDeltas() -> Bool {
     guard !pendingDeltas.isEmpty else { return true }
-    let deltas = pendingDeltas
-    pendingDeltas.removeAll(keepingCapacity: true)
+    // Taken out whole, and its buffer handed back emptied when nothing was queued meanwhile:
+    // a copy emptied in place would allocate a new buffer at every update.
+    var deltas: [Delta] = []
+    swap(&deltas, &pendingDeltas)
+    defer {
+      if pendingDeltas.isEmpty {
+        deltas.removeAll(keepingCapacity: true)
+        swap(&deltas, &pendingDeltas)
+      }
+    }
     let (applied, failure) = applyToReplica(deltas)
     if !deltaObservers.isEmpty, let epoch = sync.epoch {
       for delta in deltas[..<applied] {
