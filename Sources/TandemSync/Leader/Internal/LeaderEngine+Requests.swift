@@ -28,8 +28,9 @@ extension LeaderEngine {
       }
       log.rateLimited(.debug, "request \(request)")
       if LeaderProtocol.needsCommit(before: request) { flush() }
-      if case .dispatch = request, oldestUnpublished == nil { oldestUnpublished = .now }
-      if case .dispatchQuietly = request, oldestUnpublished == nil { oldestUnpublished = .now }
+      // The batch's arrival, read once above, starts the dispatch-to-publish latency.
+      if case .dispatch = request, oldestUnpublished == nil { oldestUnpublished = now }
+      if case .dispatchQuietly = request, oldestUnpublished == nil { oldestUnpublished = now }
       var ledger = history
       core.receive(
         request, from: routingID, caller: caller(userID), now: now, ledger: &ledger,
