@@ -192,6 +192,12 @@ struct ThunkTests {
     for _ in 0..<3 { _ = await iterator.next() }
     store.dispatch(CancelThunks(id: "a"))
     await flags[0].wait()
+    // The cancelled thunk saw its cancellation; its task leaves the table as it ends, just
+    // after: a bounded wait for that, not a sleep standing in for it.
+    let deadline = ContinuousClock.now + .seconds(5)
+    while thunks.runningCount > 2, ContinuousClock.now < deadline {
+      try? await Task.sleep(for: .milliseconds(1))
+    }
     #expect(thunks.runningCount == 2)
     store.dispatch(CancelThunks.all)
     await thunks.waitUntilIdle()
