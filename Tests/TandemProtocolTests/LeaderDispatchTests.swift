@@ -59,13 +59,13 @@ struct LeaderDispatchTests {
     #expect(dispatched == [.apply(F.action(1), Self.origin(1), from: F.a, quietly: false)])
     let applied = fixture.applied(F.action(1), result: .success(1))
     #expect(applied.actions == [.replyAfterCommit(to: F.a, Self.ack(1, at: 1), quiet: false)])
-    #expect(applied.counted == [.actionApplied])
+    #expect(applied.counted.isEmpty)
     let delta = F.delta(1)
     let committed = fixture.committed(sequence: 1, deltas: [delta])
     #expect(
       committed == [
         .publish(.delta(F.epoch, delta)), .count(.deltasPublished(1)),
-        .reply(to: F.a, Self.ack(1, at: 1)),
+        .count(.actionsApplied(1)), .reply(to: F.a, Self.ack(1, at: 1)),
       ])
     #expect(fixture.core.sequence == 1)
     #expect(fixture.core.held.isEmpty)
@@ -167,6 +167,10 @@ struct LeaderDispatchTests {
       ])
     #expect(fixture.core.sequence == 1)
     #expect(fixture.core.held.isEmpty)
+    // Nothing of the failed batch counts as applied, not even at the next commit.
+    _ = fixture.applied(F.action(4), result: .success(2))
+    #expect(
+      fixture.committed(sequence: 2, deltas: [F.delta(2)]).counted.contains(.actionsApplied(1)))
   }
 
   @Test("a batch of several deltas is published as one DELTAS message")

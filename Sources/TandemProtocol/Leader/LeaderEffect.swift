@@ -48,7 +48,9 @@ package enum LeaderEvent: Sendable, Equatable {
   case supersededDispatch
   case duplicate
   case outOfOrder
-  case actionApplied
+  /// Followers' actions a batch applied, counted when the batch is committed (an action of a
+  /// batch that failed to commit counts as rejected, never as applied).
+  case actionsApplied(Int)
   case actionRejected(Rejection.Code)
   case catchUpServed
   case staleCatchUp

@@ -34,6 +34,8 @@ extension LeaderProtocol {
     }
     for delta in deltas { backlog.append(delta) }
     if !deltas.isEmpty { effects.append(.count(.deltasPublished(deltas.count))) }
+    if appliedInBatch > 0 { effects.append(.count(.actionsApplied(appliedInBatch))) }
+    appliedInBatch = 0
     self.sequence = sequence
     releaseHeld(into: &effects)
   }
@@ -50,6 +52,7 @@ extension LeaderProtocol {
     into effects: inout [LeaderEffect]
   ) {
     effects.append(.count(.commitFailure))
+    appliedInBatch = 0
     // Rate-limited: a journal that refuses every commit would otherwise write a line per
     // batch; the lines written say how many were left out.
     effects.append(

@@ -125,7 +125,7 @@ extension LeaderProtocol {
       key: key)
     switch result {
     case .success(let sequence):
-      effects.append(.count(.actionApplied))
+      appliedInBatch += 1
       hold(
         .ack(client: origin.client, number: origin.number, epoch, sequence: sequence),
         to: connection, quiet: quietly, into: &effects)

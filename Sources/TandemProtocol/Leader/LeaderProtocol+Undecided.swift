@@ -19,6 +19,7 @@ extension LeaderProtocol {
         "a batch of \(actions.count) actions did not commit, \(why); leaving them and "
           + "\(held.count) held replies unanswered for the next leader", rateLimited: false))
     held.removeAll(keepingCapacity: true)
+    appliedInBatch = 0
     undecided = outcome
     effects.append(.leadership(outcome))
   }

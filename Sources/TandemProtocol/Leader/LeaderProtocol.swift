@@ -78,6 +78,8 @@ package struct LeaderProtocol: Sendable {
   package internal(set) var backlog: Backlog
   /// The replies held until the current batch is committed, in order.
   package internal(set) var held: [HeldReply] = []
+  /// Followers' actions the current batch applied, counted as applied when it commits.
+  package internal(set) var appliedInBatch = 0
   /// Set once a commit could not be decided (``commitUndecided(_:_:into:)``): the leader is
   /// deposed, and answers no forwarded action any more.
   package internal(set) var undecided: UndecidedCommit?

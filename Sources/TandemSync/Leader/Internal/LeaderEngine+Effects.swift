@@ -152,7 +152,7 @@ extension LeaderCounters {
     case .supersededDispatch: supersededDispatches += 1
     case .duplicate: duplicates += 1
     case .outOfOrder: outOfOrder += 1
-    case .actionApplied: actionsApplied += 1
+    case .actionsApplied(let count): actionsApplied += count
     case .actionRejected(let code):
       actionsRejected += 1
       rejectedByReason[code.rawValue, default: 0] += 1
