@@ -70,11 +70,15 @@ let package = Package(
     // checking the protocol's invariants; no I/O.
     .target(name: "TandemSimulation", dependencies: ["Tandem", "StatePatch", "TandemProtocol"]),
 
+    // A SIGBUS handler that turns a refused write to SQLite's mapped shared-memory index into an
+    // error the journal reports, instead of a crash inside SQLite.
+    .target(name: "CSharedMemoryGuard"),
+
     // The leader's journal of deltas, snapshots and the client ledger, in SQLite or PostgreSQL,
     // and the leadership lease; the only importer of CSQLite and CPostgres.
     .target(
       name: "TandemJournal",
-      dependencies: ["TandemProtocol", "StatePatch", "CSQLite", "CPostgres"],
+      dependencies: ["TandemProtocol", "StatePatch", "CSQLite", "CPostgres", "CSharedMemoryGuard"],
       swiftSettings: crossModule),
 
     // Leader and followers: the shells that own the sockets, timers and journal.

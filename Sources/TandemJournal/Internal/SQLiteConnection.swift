@@ -10,6 +10,9 @@ package final class SQLiteConnection {
   /// The database file's path.
   package let path: String
   private var cached: [String: SQLiteStatement] = [:]
+  /// For a connection that writes: refuses write transactions once a write to the mapped
+  /// shared-memory index has faulted (see ``SharedIndexGuard``).
+  private var sharedIndex: SharedIndexGuard?
 
   /// How to open the file.
   package enum Access {
@@ -43,6 +46,7 @@ package final class SQLiteConnection {
     handle = opened
     self.path = path
     sqlite3_extended_result_codes(opened, 1)
+    if access != .readOnly { sharedIndex = SharedIndexGuard(databasePath: path) }
   }
 
   /// Finalizes the cached statements and closes; `sqlite3_close_v2` waits for any statement
@@ -144,6 +148,7 @@ package final class SQLiteConnection {
     _ body: () throws(E) -> R
   ) throws(E) -> R {
     do throws(SQLiteError) {
+      if begin == .immediate { try sharedIndex?.checkWritable() }
       try statement(begin.rawValue).run { (begin: SQLiteStatement) throws(SQLiteError) in
         _ = try begin.step()
       }
