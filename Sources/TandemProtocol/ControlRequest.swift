@@ -33,7 +33,7 @@ public enum ControlRequest: Sendable, Equatable {
   case stepDown
 
   /// The protocol version this code speaks, sent in `HELLO`.
-  public static let version = "TSP/6"
+  public static let version = "TSP/7"
 
   /// The message as ZeroMQ frames.
   public var frames: [Frame] {

@@ -67,27 +67,75 @@ public struct Delta: Sendable, Equatable {
 }
 
 extension [Delta] {
-  /// How many frames ``append(to:)`` writes.
-  package var frameCount: Int { 1 + 2 * count }
+  /// How many frames ``append(to:)`` writes: the count and the deltas' body.
+  package var frameCount: Int { 2 }
 
-  /// Appends the frames of `DELTAS` after the epoch: the count, then each delta's frames.
+  /// The bytes a delta takes in the body at least: its head's length, a head without actions
+  /// and its patch's length.
+  private static let leastDeltaBytes = 4 + DeltaHead.fixedBytes + 4
+
+  /// Appends the frames of `DELTAS` after the epoch: the count, then one frame holding every
+  /// delta as its head's length (4 bytes, big-endian), its head, its patch's length and its
+  /// patch. (One frame for all: under CURVE each frame is encrypted on its own, at a cost that
+  /// does not depend on its size.)
   package func append(to frames: inout [Frame]) {
     frames.append(Frame(bigEndian: UInt64(count)))
-    for delta in self { delta.append(to: &frames) }
+    var size = 0
+    for delta in self { size += 8 + DeltaHead.byteCount(of: delta) + delta.patch.count }
+    var body = Frame()
+    body.reserveCapacity(size)
+    for delta in self {
+      body.appendBigEndian(UInt64(DeltaHead.byteCount(of: delta)), bytes: 4)
+      DeltaHead.append(delta, to: &body)
+      body.appendBigEndian(UInt64(delta.patch.count), bytes: 4)
+      body.append(contentsOf: delta.patch)
+    }
+    frames.append(body)
   }
 
   /// Reads the frames that ``append(to:)`` writes.
   package init(reading reader: inout FrameReader) throws(ProtocolViolation) {
     let count = try reader.integer("count")
-    // Each delta takes 2 frames: refuse a count the message cannot hold before reserving room
-    // for it.
-    guard count <= UInt64(reader.remaining / 2) else {
-      throw ProtocolViolation("\(reader.command): count \(count) exceeds the frames sent")
+    let body = try reader.bytes("deltas")
+    let command = reader.command
+    // Refuse a count the body cannot hold before reserving room for it.
+    guard count <= UInt64(body.count / Self.leastDeltaBytes) else {
+      throw ProtocolViolation("\(command): count \(count) exceeds what the deltas frame holds")
     }
-    self = []
-    reserveCapacity(Int(count))
-    var recent: RecentStrings? = RecentStrings()
-    for _ in 0..<count { append(try Delta(reading: &reader, reusing: &recent)) }
+    var deltas: [Delta] = []
+    deltas.reserveCapacity(Int(count))
+    let result: Result<Void, ProtocolViolation> = body.withUnsafeBufferPointer { bytes in
+      var cursor = ByteCursor(bytes)
+      var recent: RecentStrings? = RecentStrings()
+      for index in 0..<Int(count) {
+        guard cursor.remaining >= 4 else {
+          return .failure(ProtocolViolation("\(command): delta \(index) of \(count) is cut short"))
+        }
+        let headBytes = Int(cursor.integer(bytes: 4))
+        guard headBytes <= cursor.remaining - 4 else {
+          return .failure(ProtocolViolation("\(command): delta \(index) of \(count) is cut short"))
+        }
+        let head = cursor.take(headBytes)
+        let patchBytes = Int(cursor.integer(bytes: 4))
+        guard patchBytes <= cursor.remaining else {
+          return .failure(ProtocolViolation("\(command): delta \(index) of \(count) is cut short"))
+        }
+        let patch = Frame(cursor.take(patchBytes))
+        switch DeltaHead.read(head, command: command, reusing: &recent) {
+        case .success(let (sequence, actions)):
+          deltas.append(Delta(sequence: sequence, actions: actions, patch: patch))
+        case .failure(let violation):
+          return .failure(violation)
+        }
+      }
+      guard cursor.remaining == 0 else {
+        return .failure(
+          ProtocolViolation("\(command): \(cursor.remaining) bytes after the last delta"))
+      }
+      return .success(())
+    }
+    try result.get()
+    self = deltas
   }
 }
 

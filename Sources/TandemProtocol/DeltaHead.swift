@@ -28,14 +28,25 @@ enum DeltaHead {
 
   /// The head frame of `delta`.
   static func frame(of delta: Delta) -> Frame {
+    var frame = Frame()
+    frame.reserveCapacity(byteCount(of: delta))
+    append(delta, to: &frame)
+    return frame
+  }
+
+  /// How many bytes `delta`'s head takes.
+  static func byteCount(of delta: Delta) -> Int {
     var size = fixedBytes
     for action in delta.actions {
       size +=
         recordHeaderBytes + action.origin.client.utf8.count + action.origin.key.utf8.count
         + action.tag.utf8.count
     }
-    var frame = Frame()
-    frame.reserveCapacity(size)
+    return size
+  }
+
+  /// Appends `delta`'s head to `frame`.
+  static func append(_ delta: Delta, to frame: inout Frame) {
     frame.appendBigEndian(delta.sequence, bytes: 8)
     frame.appendBigEndian(UInt64(delta.actions.count), bytes: 8)
     for action in delta.actions {
@@ -51,7 +62,6 @@ enum DeltaHead {
       frame.append(contentsOf: key)
       frame.append(contentsOf: tag)
     }
-    return frame
   }
 
   /// The sequence and the actions `head` holds, read in place; `command` names the message in
@@ -59,10 +69,15 @@ enum DeltaHead {
   static func read(
     _ head: Frame, command: String, reusing recent: inout RecentStrings?
   ) -> Result<(sequence: UInt64, actions: [AppliedAction]), ProtocolViolation> {
-    head.withUnsafeBufferPointer { bytes in
-      var reader = DeltaHeadReader(bytes: bytes, command: command)
-      return reader.read(reusing: &recent)
-    }
+    head.withUnsafeBufferPointer { bytes in read(bytes, command: command, reusing: &recent) }
+  }
+
+  /// ``read(_:command:reusing:)`` over the bytes of a head inside a larger frame.
+  static func read(
+    _ head: UnsafeBufferPointer<UInt8>, command: String, reusing recent: inout RecentStrings?
+  ) -> Result<(sequence: UInt64, actions: [AppliedAction]), ProtocolViolation> {
+    var reader = DeltaHeadReader(bytes: head, command: command)
+    return reader.read(reusing: &recent)
   }
 }
 

@@ -3,7 +3,7 @@
 /// | command | frames after the command |
 /// |---|---|
 /// | `DELTA` | epoch, head (sequence, action count, each action's origin and tag), patch |
-/// | `DELTAS` | epoch, count, then each delta's head and patch as in `DELTA` |
+/// | `DELTAS` | epoch, count, then one frame of every delta's head and patch with their lengths |
 /// | `HEARTBEAT` | epoch, sequence, state hash |
 /// | `BYE` | epoch, sequence |
 public enum UpdateMessage: Sendable, Equatable {

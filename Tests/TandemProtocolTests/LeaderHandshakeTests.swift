@@ -20,8 +20,8 @@ struct LeaderHandshakeTests {
           .error(
             code: .version,
             message:
-              "this leader speaks TSP/6, not TSP/5: run the follower with a Tandem release"
-              + " that speaks TSP/6"))
+              "this leader speaks TSP/7, not TSP/5: run the follower with a Tandem release"
+              + " that speaks TSP/7"))
       ])
     #expect(effects.counted == [.handshakeFailure(.version)])
     #expect(fixture.core.followers.owners.isEmpty)

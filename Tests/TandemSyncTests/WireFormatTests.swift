@@ -150,18 +150,49 @@ struct WireFormatTests {
     #expect(try ControlReply(frames: reply.frames) == reply)
   }
 
-  @Test func deltasFramesAreACountThenEachDelta() throws {
+  @Test func deltasFramesAreACountThenOneFrameOfEveryDelta() throws {
     let next = Delta(sequence: 43, origin: .leader, tag: "x", patch: Array("[]".utf8))
     let frames = UpdateMessage.deltas(epoch, [delta, next]).frames
+    #expect(frames.count == 4)
     #expect(frames[0] == Array("DELTAS".utf8))
     #expect(frames[2] == Frame(bigEndian: 2))
-    #expect(
-      Array(frames[3...]) == Array(UpdateMessage.delta(epoch, delta).frames[2...])
-        + Array(
-          UpdateMessage.delta(epoch, next).frames[2...]))
-    var truncated = frames
-    truncated[2] = Frame(bigEndian: 3)
-    #expect(throws: ProtocolViolation.self) { try UpdateMessage(frames: truncated) }
+    // Each delta: its head's length, its head (as DELTA's frame 2), its patch's length, its
+    // patch (DELTA's frame 3).
+    var body: Frame = []
+    for one in [delta, next] {
+      let single = UpdateMessage.delta(epoch, one).frames
+      for part in single[2...] {
+        body += Swift.withUnsafeBytes(of: UInt32(part.count).bigEndian) { Array($0) } + part
+      }
+    }
+    #expect(frames[3] == body)
+    #expect(try UpdateMessage(frames: frames) == .deltas(epoch, [delta, next]))
+  }
+
+  @Test func aDeltasFrameThatDoesNotHoldItsCountIsRefused() {
+    let next = Delta(sequence: 43, origin: .leader, tag: "x", patch: Array("[]".utf8))
+    let frames = UpdateMessage.deltas(epoch, [delta, next]).frames
+    var damaged: [[Frame]] = []
+    var more = frames
+    more[2] = Frame(bigEndian: 3)  // a count above what the frame holds
+    damaged.append(more)
+    var fewer = frames
+    fewer[2] = Frame(bigEndian: 1)  // bytes after the last delta
+    damaged.append(fewer)
+    var cut = frames
+    cut[3].removeLast()  // the last patch reaches beyond the frame
+    damaged.append(cut)
+    var longHead = frames
+    longHead[3][3] = 0xFF  // the first head's length reaches beyond the frame
+    damaged.append(longHead)
+    var badHead = frames
+    badHead[3][4 + 15] = 0  // the first head's action count is 0
+    damaged.append(badHead)
+    damaged.append(Array(frames.dropLast()))
+    damaged.append(frames + [[]])
+    for wrong in damaged {
+      #expect(throws: ProtocolViolation.self) { try UpdateMessage(frames: wrong) }
+    }
   }
 
   @Test func aDeltaWithAFrameMissingOrTooManyIsRefused() {
