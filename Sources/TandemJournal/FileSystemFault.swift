@@ -67,8 +67,9 @@ public enum FileSystemFault: String, Sendable, Equatable, CaseIterable {
       "the file system is read-only: the journal may be intact; remount it read-write, then "
         + "restart the leader"
     case .permission:
-      "permission denied: the leader's user cannot read or write the journal or its "
-        + "directory; fix the owner or mode, then restart the leader"
+      "permission denied: the leader's user cannot read or write the journal, its files or "
+        + "its directory; fix the owner, the mode or the attributes (`lsattr` shows an "
+        + "immutable or append-only file, `chattr -i` clears it), then restart the leader"
     case .vanished:
       "the journal file was removed or renamed while the leader ran: stop the leader, put the "
         + "file back at its path, then restart (the leader mints a new epoch if history is "
