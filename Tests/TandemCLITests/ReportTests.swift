@@ -150,14 +150,14 @@ struct ReportTests {
     let leased = try decodeStatistics(
       #"{"epoch":"0000000000000abc","sequence":3,"backlogCount":0,"backlogOldest":0,"#
         + #""counters":{},"followers":[],"lease":{"role":"active","holder":"a:41:x","#
-        + #""control":"tcp://a:5600","fencingEpoch":7,"millisecondsLeft":1180}}"#)
+        + #""control":"ipc:///run/a-control","fencingEpoch":7,"millisecondsLeft":1180}}"#)
     #expect(
-      StatisticsReport.text(leased, leader: "tcp://a:5600") == """
-        leader    tcp://a:5600
+      StatisticsReport.text(leased, leader: "ipc:///run/a-control") == """
+        leader    ipc:///run/a-control
         epoch     0000000000000abc
         sequence  3
         backlog   empty
-        lease     active; holder a:41:x at tcp://a:5600, fencing epoch 7, 1180 ms left
+        lease     active; holder a:41:x at ipc:///run/a-control, fencing epoch 7, 1180 ms left
         standbys  none seen lately
         counters
         followers none
@@ -169,22 +169,22 @@ struct ReportTests {
     let leased = try decodeStatistics(
       #"{"epoch":"0000000000000abc","sequence":3,"backlogCount":0,"backlogOldest":0,"#
         + #""counters":{},"followers":[],"lease":{"role":"active","holder":"a:41:x","#
-        + #""control":"tcp://a:5600","fencingEpoch":7,"millisecondsLeft":1180,"standbys":["#
-        + #"{"id":"b:52:y","control":"tcp://b:5600","role":"standby","#
-        + #""lastSeenMillisecondsAgo":120},{"id":"c:63:z","control":"tcp://c:5600","#
+        + #""control":"ipc:///run/a-control","fencingEpoch":7,"millisecondsLeft":1180,"standbys":["#
+        + #"{"id":"b:52:y","control":"ipc:///run/b-control","role":"standby","#
+        + #""lastSeenMillisecondsAgo":120},{"id":"c:63:z","control":"ipc:///run/c-control","#
         + #""role":"acquiring","lastSeenMillisecondsAgo":40}]}}"#)
     #expect(
-      StatisticsReport.text(leased, leader: "tcp://a:5600").contains(
+      StatisticsReport.text(leased, leader: "ipc:///run/a-control").contains(
         """
-        lease     active; holder a:41:x at tcp://a:5600, fencing epoch 7, 1180 ms left
+        lease     active; holder a:41:x at ipc:///run/a-control, fencing epoch 7, 1180 ms left
         standbys (2)
-          b:52:y at tcp://b:5600, standby, seen 120 ms ago
-          c:63:z at tcp://c:5600, acquiring, seen 40 ms ago
+          b:52:y at ipc:///run/b-control, standby, seen 120 ms ago
+          c:63:z at ipc:///run/c-control, acquiring, seen 40 ms ago
         counters
         """))
     // The JSON carries them, and reads back as it was.
     let json = StatisticsReport.json(leased)
-    #expect(json.contains(#""standbys":[{"control":"tcp://b:5600","id":"b:52:y","#))
+    #expect(json.contains(#""standbys":[{"control":"ipc:///run/b-control","id":"b:52:y","#))
     #expect(try decodeStatistics(json) == leased)
   }
 

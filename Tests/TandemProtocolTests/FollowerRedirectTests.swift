@@ -73,10 +73,10 @@ extension FollowerProtocolTests {
 
   @Test func redirectFramesRoundTrip() throws {
     let reply = ControlReply.redirect(
-      control: "tcp://b:5600", updates: "tcp://b:5601", fencingEpoch: 42, holder: "b:77:ab")
+      control: "ipc:///run/b-control", updates: "ipc:///run/b-updates", fencingEpoch: 42, holder: "b:77:ab")
     #expect(
       reply.frames == [
-        Frame(utf8: "REDIRECT"), Frame(utf8: "tcp://b:5600"), Frame(utf8: "tcp://b:5601"),
+        Frame(utf8: "REDIRECT"), Frame(utf8: "ipc:///run/b-control"), Frame(utf8: "ipc:///run/b-updates"),
         Frame(bigEndian: 42), Frame(utf8: "b:77:ab"),
       ])
     #expect(try ControlReply(frames: reply.frames) == reply)

@@ -10,7 +10,7 @@ struct LeaderStepDownTests {
   typealias F = LeaderFixture
 
   static let lease = LeaseRecord(
-    holder: "a:41:x", control: "tcp://a:5600", updates: "tcp://a:5601", fencingEpoch: 7,
+    holder: "a:41:x", control: "ipc:///run/a-control", updates: "ipc:///run/a-updates", fencingEpoch: 7,
     remaining: .milliseconds(1200))
 
   /// What the connection gets in the end.

@@ -42,7 +42,7 @@ struct LeaseStatisticsTests {
   @Test(.timeLimit(.minutes(1)))
   func statisticsCarryTheLeaseTheKeeperReports() async throws {
     let lease = LeaderStatistics.Lease(
-      role: "active", holder: "a:1:x", control: "tcp://a:5600", fencingEpoch: 4,
+      role: "active", holder: "a:1:x", control: "ipc:///run/a-control", fencingEpoch: 4,
       millisecondsLeft: 900)
     let leader = try await makeLeader { $0.leaseStatus = { lease } }
     #expect(try await leader.statistics().lease == lease)
