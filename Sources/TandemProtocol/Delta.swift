@@ -85,8 +85,14 @@ extension [Delta] {
     var body = Frame()
     body.reserveCapacity(size)
     for delta in self {
-      body.appendBigEndian(UInt64(DeltaHead.byteCount(of: delta)), bytes: 4)
+      // The head's length goes before it: written once the head is, without sizing it again.
+      let lengthAt = body.count
+      body.appendBigEndian(0, bytes: 4)
       DeltaHead.append(delta, to: &body)
+      let headBytes = UInt32(body.count - lengthAt - 4).bigEndian
+      Swift.withUnsafeBytes(of: headBytes) {
+        body.replaceSubrange(lengthAt..<lengthAt + 4, with: $0)
+      }
       body.appendBigEndian(UInt64(delta.patch.count), bytes: 4)
       body.append(contentsOf: delta.patch)
     }
